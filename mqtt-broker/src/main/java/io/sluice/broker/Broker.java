@@ -1,0 +1,101 @@
+package io.sluice.broker;
+
+import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.retain.RetainedStore;
+import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.routing.Router;
+import io.sluice.broker.security.Authenticator;
+import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.SessionLimits;
+import io.sluice.broker.session.SessionRegistry;
+
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The MQTT engine without its sockets: settings, sessions, routing, retained messages,
+ * security and counters, shared by every connection of every listener.
+ */
+public final class Broker implements AutoCloseable {
+    private final MqttSettings settings;
+    private final BrokerMetrics metrics = new BrokerMetrics();
+    private final Router router;
+    private final SessionRegistry sessions;
+    private final ScheduledExecutorService timer;
+    private final Authenticator authenticator;
+    private final Authorizer authorizer;
+    private final AtomicInteger connectedClients = new AtomicInteger();
+
+    public Broker(MqttSettings settings, List<? extends Tap> taps, Authenticator authenticator,
+                  Authorizer authorizer) throws InvalidTopicException {
+        this.settings = settings;
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+        this.timer = newTimer();
+        this.router = new Router(new RetainedStore(), taps, metrics);
+        SessionLimits limits = new SessionLimits(settings.maxMqueueLen(), settings.maxMqueueBytes(),
+                settings.queueQos0());
+        this.sessions = new SessionRegistry(router, limits, metrics, timer);
+    }
+
+    /** A broker that lets everyone in and captures nothing; for tests and embedding. */
+    public static Broker open(MqttSettings settings) {
+        try {
+            return new Broker(settings, List.of(), Authenticator.ALLOW_ALL, Authorizer.ALLOW_ALL);
+        } catch (InvalidTopicException e) {
+            throw new IllegalStateException("no taps, so no tap filter can be invalid", e);
+        }
+    }
+
+    private static ScheduledExecutorService newTimer() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "sluice-broker-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return Executors.unconfigurableScheduledExecutorService(executor);
+    }
+
+    public MqttSettings settings() {
+        return settings;
+    }
+
+    public BrokerMetrics metrics() {
+        return metrics;
+    }
+
+    public Router router() {
+        return router;
+    }
+
+    public SessionRegistry sessions() {
+        return sessions;
+    }
+
+    /** The broker's one timer thread: session expiry, delayed wills, periodic tasks. */
+    public ScheduledExecutorService timer() {
+        return timer;
+    }
+
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    public Authorizer authorizer() {
+        return authorizer;
+    }
+
+    /** Connections that completed CONNECT and have not closed; maintained by the connections. */
+    public AtomicInteger connectedClients() {
+        return connectedClients;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,146 @@
+package io.sluice.broker.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.broker.codec.PublishEncoder;
+import io.sluice.broker.message.Delivery;
+import io.sluice.broker.message.Message;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.session.Outbox;
+import io.sluice.broker.session.Session;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Messages from the broker to one client (MQTT 5 §4.3): drains the session into the socket
+ * while the inflight window and the channel's write buffer allow, encodes each PUBLISH with
+ * the client's topic aliases and size limit, and handles the client's PUBACK, PUBREC and
+ * PUBCOMP. A slow client fills its bounded write buffer, then its session queue (bounded, with
+ * drops counted), and never the broker's memory.
+ *
+ * <p>Owned by the connection's event loop.
+ */
+final class OutboundFlow {
+    private final Connection c;
+    private final Runnable drainTask = this::drain;
+    private ScheduledFuture<?> retryTask;
+
+    OutboundFlow(Connection connection) {
+        this.c = connection;
+    }
+
+    Runnable drainTask() {
+        return drainTask;
+    }
+
+    /** After CONNACK: resend what was unacknowledged (DUP), start the MQTT 3.x retry timer, then drain the queue. */
+    void resume() {
+        Session session = c.session;
+        session.resendInflight(c.outbox, System.nanoTime());
+        writeOutbox();
+        long retryMillis = c.broker.settings().retryIntervalMillis();
+        if (!c.isMqtt5() && retryMillis > 0) {
+            retryTask = c.ctx.executor().scheduleAtFixedRate(this::retry, retryMillis, retryMillis,
+                    TimeUnit.MILLISECONDS);
+            c.ctx.channel().closeFuture().addListener(f -> retryTask.cancel(false));
+        }
+        drain();
+    }
+
+    /** Moves queued messages into the socket; flushes once for the whole batch. */
+    void drain() {
+        Channel channel = c.ctx.channel();
+        Session session = c.session;
+        if (!channel.isActive() || session == null) {
+            return;
+        }
+        long budget = channel.bytesBeforeUnwritable();
+        if (budget <= 0) {
+            return; // channelWritabilityChanged drains again once the client has read
+        }
+        int window = Math.min(c.clientReceiveMaximum, c.broker.settings().maxInflightWindow());
+        boolean more = session.drain(c.outbox, window, budget, System.currentTimeMillis(), System.nanoTime());
+        writeOutbox();
+        c.ctx.flush();
+        if (more && channel.isWritable()) {
+            channel.eventLoop().execute(drainTask); // let other channels of this loop run first
+        }
+    }
+
+    private void retry() {
+        long interval = TimeUnit.MILLISECONDS.toNanos(c.broker.settings().retryIntervalMillis());
+        c.session.resendOverdue(c.outbox, System.nanoTime(), interval);
+        if (c.outbox.size() > 0) {
+            writeOutbox();
+            c.ctx.flush();
+        }
+    }
+
+    private void writeOutbox() {
+        Outbox outbox = c.outbox;
+        long now = System.currentTimeMillis();
+        try {
+            for (int i = 0; i < outbox.size(); i++) {
+                if (outbox.isPubRel(i)) {
+                    c.ctx.write(Acks.pubRel(outbox.packetId(i), 0));
+                } else {
+                    writePublish(outbox.delivery(i), outbox.packetId(i), outbox.isDup(i), now);
+                }
+            }
+        } finally {
+            outbox.clear();
+        }
+    }
+
+    private void writePublish(Delivery delivery, int packetId, boolean dup, long now) {
+        Message message = delivery.message();
+        boolean v5 = c.isMqtt5();
+        long expiry = v5 ? message.remainingExpirySeconds(now) : -1;
+        int alias = v5 ? c.aliases.outboundAlias(message.topic()) : 0;
+        boolean sendTopic = alias == 0;
+        boolean wantsAlias = v5 && alias == 0;
+        PublishEncoder.Header header = new PublishEncoder.Header(packetId, dup, v5,
+                wantsAlias ? 1 : alias, sendTopic, expiry);
+        if (PublishEncoder.size(delivery, header) > c.clientMaximumPacketSize) {
+            tooLarge(packetId);
+            return;
+        }
+        if (wantsAlias) {
+            int assigned = c.aliases.assignOutbound(message.topic());
+            header = new PublishEncoder.Header(packetId, dup, true, assigned, true, expiry);
+        }
+        ByteBuf packet = PublishEncoder.encode(c.ctx.alloc(), delivery, header);
+        c.ctx.write(packet, c.ctx.voidPromise());
+        c.broker.metrics().increment(BrokerCounter.MESSAGES_SENT);
+    }
+
+    /** Larger than the client accepts: discarded as if sent (MQTT 5 §3.1.2.11.4). */
+    private void tooLarge(int packetId) {
+        c.broker.metrics().increment(BrokerCounter.MESSAGES_DROPPED_TOO_LARGE);
+        if (packetId != 0) {
+            c.session.discard(packetId);
+        }
+    }
+
+    void onPubAck(int packetId) {
+        c.session.onPubAck(packetId);
+    }
+
+    void onPubRec(MqttMessage msg) {
+        int packetId = Connection.packetId(msg);
+        boolean failed = msg.variableHeader() instanceof MqttPubReplyMessageVariableHeader reply
+                && (reply.reasonCode() & 0xFF) >= 0x80;
+        switch (c.session.onPubRec(packetId, failed)) {
+            case SEND_PUBREL -> c.ctx.write(Acks.pubRel(packetId, 0));
+            case UNKNOWN_PACKET_ID -> c.ctx.write(Acks.pubRel(packetId, c.isMqtt5() ? 0x92 : 0));
+            case DONE -> { }
+        }
+    }
+
+    void onPubComp(int packetId) {
+        c.session.onPubComp(packetId);
+    }
+}

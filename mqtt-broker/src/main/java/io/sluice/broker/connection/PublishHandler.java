@@ -1,0 +1,111 @@
+package io.sluice.broker.connection;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPublishMessage;
+import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.sluice.broker.codec.InboundProperties;
+import io.sluice.broker.codec.Utf8;
+import io.sluice.broker.message.Message;
+import io.sluice.broker.message.MessageProperties;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.routing.TopicName;
+
+/**
+ * Inbound PUBLISH and PUBREL (MQTT 5 §3.3, §3.6): resolves topic aliases, enforces the server's
+ * Receive Maximum, validates, authorises, copies the payload once into a {@link Message} the
+ * broker owns, routes it and acknowledges. QoS 2 uses "method B": the message is routed when
+ * PUBLISH arrives and its packet id is remembered until PUBREL, so a resent PUBLISH is not
+ * routed twice. Stateless.
+ */
+final class PublishHandler {
+    private static final byte SUCCESS = 0x00;
+    private static final byte NOT_AUTHORIZED = (byte) 0x87;
+    private static final byte TOPIC_NAME_INVALID = (byte) 0x90;
+    private static final byte PACKET_ID_NOT_FOUND = (byte) 0x92;
+    private static final byte PAYLOAD_FORMAT_INVALID = (byte) 0x99;
+
+    private PublishHandler() {
+    }
+
+    static void publish(Connection c, MqttPublishMessage msg) throws ProtocolViolation {
+        c.broker.metrics().increment(BrokerCounter.MESSAGES_RECEIVED);
+        MqttPublishVariableHeader header = msg.variableHeader();
+        int qos = msg.fixedHeader().qosLevel().value();
+        int packetId = header.packetId();
+        MqttProperties props = header.properties();
+        String topic = resolveTopic(c, header.topicName(), props);
+        if (qos == 2 && c.isMqtt5() && c.session.pendingInboundQos2() >= c.broker.settings().receiveMaximum()) {
+            throw new ProtocolViolation(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
+                    "more than " + c.broker.settings().receiveMaximum() + " QoS 2 messages awaiting PUBREL");
+        }
+        try {
+            TopicName.validate(topic, 0);
+        } catch (InvalidTopicException e) {
+            reject(c, qos, packetId, TOPIC_NAME_INVALID, e.getMessage());
+            return;
+        }
+        byte[] payload = ByteBufUtil.getBytes(msg.content());
+        MessageProperties properties = c.isMqtt5() ? InboundProperties.message(props) : MessageProperties.NONE;
+        if (properties.payloadFormat() == 1 && !Utf8.isValid(payload)) {
+            reject(c, qos, packetId, PAYLOAD_FORMAT_INVALID, "payload is not the UTF-8 its format indicator claims");
+            return;
+        }
+        if (!mayPublish(c, topic)) {
+            reject(c, qos, packetId, NOT_AUTHORIZED, "not authorised to publish to '" + topic + "'");
+            return;
+        }
+        Message message = new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties,
+                c.identity.clientId(), System.currentTimeMillis());
+        switch (qos) {
+            case 0 -> c.broker.router().publish(message);
+            case 1 -> {
+                c.broker.router().publish(message);
+                c.ctx.write(Acks.pubAck(packetId, SUCCESS));
+            }
+            default -> {
+                if (c.session.receiveQos2(packetId)) {
+                    c.broker.router().publish(message);
+                }
+                c.ctx.write(Acks.pubRec(packetId, SUCCESS));
+            }
+        }
+    }
+
+    private static String resolveTopic(Connection c, String topic, MqttProperties props) throws ProtocolViolation {
+        long alias = c.isMqtt5() ? InboundProperties.integer(props, MqttProperties.TOPIC_ALIAS, -1) : -1;
+        String resolved = alias >= 0 ? c.aliases.resolveInbound(topic, (int) alias) : topic;
+        if (resolved.isEmpty()) {
+            throw ProtocolViolation.protocolError("PUBLISH with an empty topic name and no topic alias");
+        }
+        return resolved;
+    }
+
+    /** Clients may not publish into $SYS; beyond that the configured authoriser decides. */
+    private static boolean mayPublish(Connection c, String topic) {
+        return !topic.startsWith("$SYS") && c.broker.authorizer().mayPublish(c.identity, topic);
+    }
+
+    /**
+     * A PUBLISH the broker will not route. MQTT 5 QoS 1/2 publishers learn why from the reason
+     * code; QoS 0 and MQTT 3.x publishers are acknowledged plainly so that they do not resend.
+     */
+    private static void reject(Connection c, int qos, int packetId, byte reasonCode, String reason) {
+        c.broker.metrics().increment(BrokerCounter.PUBLISH_DROPPED_INVALID);
+        RefusalLog.log("dropped PUBLISH of client '{}' from {}: {}", c.clientId(), c.remoteAddress(), reason);
+        int code = c.isMqtt5() ? reasonCode & 0xFF : SUCCESS;
+        if (qos == 1) {
+            c.ctx.write(Acks.pubAck(packetId, code));
+        } else if (qos == 2) {
+            c.ctx.write(Acks.pubRec(packetId, code));
+        }
+    }
+
+    /** PUBREL: the QoS 2 exchange of this packet id is over; answer PUBCOMP. */
+    static void release(Connection c, int packetId) {
+        boolean known = c.session.releaseQos2(packetId);
+        c.ctx.write(Acks.pubComp(packetId, known || !c.isMqtt5() ? SUCCESS : PACKET_ID_NOT_FOUND));
+    }
+}

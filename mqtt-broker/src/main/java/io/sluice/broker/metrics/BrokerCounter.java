@@ -1,0 +1,33 @@
+package io.sluice.broker.metrics;
+
+/** The broker's counters, one stable name each, shared by $SYS and the metrics endpoint. */
+public enum BrokerCounter {
+    CONNECTIONS_ACCEPTED("connections accepted (CONNACK success)"),
+    CONNECTIONS_REFUSED("connections refused at CONNECT"),
+    DISCONNECTS_PROTOCOL_ERROR("connections closed for a malformed packet or a protocol violation"),
+    DISCONNECTS_KEEPALIVE("connections closed because the keepalive expired"),
+    TAKEOVERS("sessions taken over by a new connection with the same client id"),
+    MESSAGES_RECEIVED("PUBLISH packets received"),
+    MESSAGES_SENT("PUBLISH packets sent"),
+    BYTES_RECEIVED("bytes received on all connections"),
+    BYTES_SENT("bytes sent on all connections"),
+    MESSAGES_DROPPED_QUEUE_FULL("deliveries dropped because a session queue was full"),
+    MESSAGES_DROPPED_OFFLINE_QOS0("QoS 0 deliveries dropped for offline clients (queue_qos0 = false)"),
+    MESSAGES_DROPPED_TOO_LARGE("deliveries dropped because they exceed the client's maximum packet size"),
+    MESSAGES_DROPPED_NO_SUBSCRIBER("messages of a shared subscription that no member could take"),
+    MESSAGES_EXPIRED("messages discarded because their Message Expiry Interval passed"),
+    PUBLISH_DROPPED_INVALID("PUBLISH packets refused for an invalid topic or payload format"),
+    WILLS_PUBLISHED("will messages published"),
+    SESSIONS_EXPIRED("sessions removed after their expiry interval");
+
+    private final String help;
+
+    BrokerCounter(String help) {
+        this.help = help;
+    }
+
+    /** What the counter counts, for metric help text. */
+    public String help() {
+        return help;
+    }
+}

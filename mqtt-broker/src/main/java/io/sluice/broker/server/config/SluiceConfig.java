@@ -1,0 +1,16 @@
+package io.sluice.broker.server.config;
+
+import io.sluice.broker.MqttSettings;
+
+import java.util.List;
+
+/**
+ * Everything the server reads from {@code conf/sluice.conf}, validated.
+ *
+ * @param listeners       the MQTT listeners to bind
+ * @param mqtt            protocol limits ({@code mqtt { }})
+ * @param ioThreads       {@code system.num_taskq_thread}: event-loop threads, 0 = one per core
+ * @param logLevel        {@code log.level}
+ */
+public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel) {
+}

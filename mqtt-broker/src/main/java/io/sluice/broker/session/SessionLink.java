@@ -1,0 +1,16 @@
+package io.sluice.broker.session;
+
+/**
+ * The network connection a session is attached to, as the session sees it. Implemented by the
+ * connection handler; keeps this package free of Netty.
+ */
+public interface SessionLink {
+    /**
+     * Asks the connection to call {@link Session#drain} soon on its own event loop. Called with
+     * the session lock held, so it must only enqueue work.
+     */
+    void requestDrain();
+
+    /** Closes the connection because its session was taken over by another connection. */
+    void takenOver();
+}
