@@ -27,8 +27,104 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
 
     /** The defaults documented in the README. */
     public static MqttSettings defaults() {
-        return new MqttSettings(1024 * 1024, 2048, 64L * 1024 * 1024, true, 2048, 1024, 1024, 65535,
-                1.5, 10_000, 7200, 0, 10_000);
+        return builder().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds settings from the defaults, one named value at a time. */
+    public static final class Builder {
+        private int maxPacketSize = 1024 * 1024;
+        private int maxMqueueLen = 2048;
+        private long maxMqueueBytes = 64L * 1024 * 1024;
+        private boolean queueQos0 = true;
+        private int maxInflightWindow = 2048;
+        private int receiveMaximum = 1024;
+        private int topicAliasMaximum = 1024;
+        private int maxKeepalive = 65535;
+        private double keepaliveMultiplier = 1.5;
+        private long retryIntervalMillis = 10_000;
+        private long sessionExpiryInterval = 7200;
+        private long maxSessionExpiryInterval;
+        private long connectTimeoutMillis = 10_000;
+
+        private Builder() {
+        }
+
+        public Builder maxPacketSize(int v) {
+            maxPacketSize = v;
+            return this;
+        }
+
+        public Builder maxMqueueLen(int v) {
+            maxMqueueLen = v;
+            return this;
+        }
+
+        public Builder maxMqueueBytes(long v) {
+            maxMqueueBytes = v;
+            return this;
+        }
+
+        public Builder queueQos0(boolean v) {
+            queueQos0 = v;
+            return this;
+        }
+
+        public Builder maxInflightWindow(int v) {
+            maxInflightWindow = v;
+            return this;
+        }
+
+        public Builder receiveMaximum(int v) {
+            receiveMaximum = v;
+            return this;
+        }
+
+        public Builder topicAliasMaximum(int v) {
+            topicAliasMaximum = v;
+            return this;
+        }
+
+        public Builder maxKeepalive(int v) {
+            maxKeepalive = v;
+            return this;
+        }
+
+        public Builder keepaliveMultiplier(double v) {
+            keepaliveMultiplier = v;
+            return this;
+        }
+
+        public Builder retryIntervalMillis(long v) {
+            retryIntervalMillis = v;
+            return this;
+        }
+
+        public Builder sessionExpiryInterval(long v) {
+            sessionExpiryInterval = v;
+            return this;
+        }
+
+        public Builder maxSessionExpiryInterval(long v) {
+            maxSessionExpiryInterval = v;
+            return this;
+        }
+
+        public Builder connectTimeoutMillis(long v) {
+            connectTimeoutMillis = v;
+            return this;
+        }
+
+        /** Validates and builds; throws IllegalArgumentException naming the key of a bad value. */
+        public MqttSettings build() {
+            return new MqttSettings(maxPacketSize, maxMqueueLen, maxMqueueBytes, queueQos0, maxInflightWindow,
+                    receiveMaximum, topicAliasMaximum, maxKeepalive, keepaliveMultiplier, retryIntervalMillis,
+                    sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis);
+        }
     }
 
     public MqttSettings {

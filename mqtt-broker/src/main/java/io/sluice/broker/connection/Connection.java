@@ -277,6 +277,12 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         ctx.channel().eventLoop().execute(outbound.drainTask());
     }
 
+    /** The server is stopping: DISCONNECT 0x8B to MQTT 5 clients, then close; callable from any thread. */
+    public void serverShuttingDown() {
+        ctx.channel().eventLoop().execute(() ->
+                disconnect(MqttReasonCodes.Disconnect.SERVER_SHUTTING_DOWN, "server shutting down"));
+    }
+
     @Override
     public void takenOver() {
         ctx.channel().eventLoop().execute(() ->

@@ -6,9 +6,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
 import io.sluice.broker.connection.Connection;
 
@@ -27,15 +30,18 @@ public final class MqttListener implements AutoCloseable {
 
     private final String name;
     private final Channel serverChannel;
+    private final ChannelGroup connections;
 
-    private MqttListener(String name, Channel serverChannel) {
+    private MqttListener(String name, Channel serverChannel, ChannelGroup connections) {
         this.name = name;
         this.serverChannel = serverChannel;
+        this.connections = connections;
     }
 
     /** Binds {@code address}; throws with the listener's name and address if the port cannot be bound. */
     public static MqttListener bind(String name, InetSocketAddress address, Broker broker, EventLoops loops) {
         TrafficCounter traffic = new TrafficCounter(broker.metrics());
+        ChannelGroup connections = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.acceptor(), loops.workers())
                 .channel(loops.serverChannel())
@@ -46,6 +52,7 @@ public final class MqttListener implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        connections.add(ch);
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("traffic", traffic);
                         p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
@@ -57,7 +64,7 @@ public final class MqttListener implements AutoCloseable {
                 });
         try {
             Channel channel = bootstrap.bind(address).syncUninterruptibly().channel();
-            return new MqttListener(name, channel);
+            return new MqttListener(name, channel, connections);
         } catch (RuntimeException e) {
             throw new IllegalStateException("listener '" + name + "' cannot bind " + address + ": " + e.getMessage(), e);
         }
@@ -72,8 +79,25 @@ public final class MqttListener implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /**
+     * Stops accepting, then tells every client the server is shutting down (DISCONNECT 0x8B for
+     * MQTT 5) and waits up to {@code timeoutMillis} for the connections to close.
+     */
+    public void close(long timeoutMillis) {
+        serverChannel.close().syncUninterruptibly();
+        for (Channel channel : connections) {
+            Connection connection = channel.pipeline().get(Connection.class);
+            if (connection != null) {
+                connection.serverShuttingDown();
+            } else {
+                channel.close();
+            }
+        }
+        connections.newCloseFuture().awaitUninterruptibly(timeoutMillis);
+    }
+
     @Override
     public void close() {
-        serverChannel.close().syncUninterruptibly();
+        close(2_000);
     }
 }

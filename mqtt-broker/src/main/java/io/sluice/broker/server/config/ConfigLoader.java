@@ -19,6 +19,9 @@ import java.util.List;
  * {@link ConfigError} naming the key.
  */
 public final class ConfigLoader {
+    /** The largest packet MQTT can express: a four-byte Remaining Length. */
+    private static final long MAX_PACKET = 268_435_455;
+
     private ConfigLoader() {
     }
 
@@ -61,24 +64,24 @@ public final class ConfigLoader {
     private static MqttSettings mqtt(ConfigReader r) {
         MqttSettings d = MqttSettings.defaults();
         r.tolerate("mqtt.property_size", "mqtt.max_awaiting_rel", "mqtt.await_rel_timeout");
-        try {
-            return new MqttSettings(
-                    (int) r.bytes("mqtt.max_packet_size", d.maxPacketSize(), 64, 268_435_455),
-                    (int) r.integer("mqtt.max_mqueue_len", d.maxMqueueLen(), 0, Integer.MAX_VALUE),
-                    r.bytes("mqtt.max_mqueue_bytes", d.maxMqueueBytes(), 0, Long.MAX_VALUE),
-                    r.bool("mqtt.queue_qos0", d.queueQos0()),
-                    (int) r.integer("mqtt.max_inflight_window", d.maxInflightWindow(), 1, 65535),
-                    (int) r.integer("mqtt.receive_maximum", d.receiveMaximum(), 1, 65535),
-                    (int) r.integer("mqtt.topic_alias_maximum", d.topicAliasMaximum(), 0, 65535),
-                    (int) r.seconds("mqtt.max_keepalive", d.maxKeepalive(), 1, 65535),
-                    r.decimal("mqtt.keepalive_multiplier", d.keepaliveMultiplier(), 1.0, 10.0),
-                    r.millis("mqtt.retry_interval", d.retryIntervalMillis(), 0, Long.MAX_VALUE),
-                    r.seconds("mqtt.session_expiry_interval", d.sessionExpiryInterval(), 0, 0xFFFFFFFFL),
-                    r.seconds("mqtt.max_session_expiry_interval", d.maxSessionExpiryInterval(), 0, 0xFFFFFFFFL),
-                    r.millis("mqtt.connect_timeout", d.connectTimeoutMillis(), 100, 3_600_000));
-        } catch (IllegalArgumentException e) {
-            // The record names the key without its block.
-            throw new ConfigError("mqtt." + e.getMessage().split(" ", 2)[0], e.getMessage().split(" ", 2)[1]);
-        }
+        return MqttSettings.builder()
+                // NanoMQ documents sizes up to 260MB; beyond the protocol's 268435455 bytes they mean "the maximum".
+                .maxPacketSize((int) Math.min(MAX_PACKET,
+                        r.bytes("mqtt.max_packet_size", d.maxPacketSize(), 64, Long.MAX_VALUE)))
+                .maxMqueueLen((int) r.integer("mqtt.max_mqueue_len", d.maxMqueueLen(), 0, Integer.MAX_VALUE))
+                .maxMqueueBytes(r.bytes("mqtt.max_mqueue_bytes", d.maxMqueueBytes(), 0, Long.MAX_VALUE))
+                .queueQos0(r.bool("mqtt.queue_qos0", d.queueQos0()))
+                .maxInflightWindow((int) r.integer("mqtt.max_inflight_window", d.maxInflightWindow(), 1, 65535))
+                .receiveMaximum((int) r.integer("mqtt.receive_maximum", d.receiveMaximum(), 1, 65535))
+                .topicAliasMaximum((int) r.integer("mqtt.topic_alias_maximum", d.topicAliasMaximum(), 0, 65535))
+                .maxKeepalive((int) r.seconds("mqtt.max_keepalive", d.maxKeepalive(), 1, 65535))
+                .keepaliveMultiplier(r.decimal("mqtt.keepalive_multiplier", d.keepaliveMultiplier(), 1.0, 10.0))
+                .retryIntervalMillis(r.millis("mqtt.retry_interval", d.retryIntervalMillis(), 0, Long.MAX_VALUE))
+                .sessionExpiryInterval(r.seconds("mqtt.session_expiry_interval", d.sessionExpiryInterval(),
+                        0, 0xFFFFFFFFL))
+                .maxSessionExpiryInterval(r.seconds("mqtt.max_session_expiry_interval",
+                        d.maxSessionExpiryInterval(), 0, 0xFFFFFFFFL))
+                .connectTimeoutMillis(r.millis("mqtt.connect_timeout", d.connectTimeoutMillis(), 100, 3_600_000))
+                .build();
     }
 }
