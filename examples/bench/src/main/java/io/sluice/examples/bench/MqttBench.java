@@ -1,0 +1,253 @@
+package io.sluice.examples.bench;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * MQTT load generator for any broker. Scenarios:
+ * <ul>
+ *   <li>{@code throughput}: P publishers publish to {@code bench/<p>}, S subscribers subscribe to
+ *       {@code bench/#}; fan-in is P&gt;1, S=1, fan-out is P=1, S&gt;1. Publishers stay at most
+ *       {@code --window} messages ahead of the slowest subscriber, so the figure is what the broker
+ *       sustains without dropping anything;</li>
+ *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT.</li>
+ * </ul>
+ * With {@code --pid} it also reads the broker's CPU time and reports work per broker CPU-second.
+ *
+ * <pre>
+ * java -cp 'examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*' \
+ *     io.sluice.examples.bench.MqttBench throughput --port 1883 --publishers 4 --subscribers 1 \
+ *     --qos 0 --payload 64 --seconds 10 --pid 12345
+ * </pre>
+ */
+public final class MqttBench {
+    private final Map<String, String> options;
+
+    private MqttBench(Map<String, String> options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
+                    + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
+                    + "[--concurrency N] [--pid BROKER_PID] [--label TEXT]");
+            System.exit(64);
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        MqttBench bench = new MqttBench(options);
+        switch (args[0]) {
+            case "throughput" -> bench.throughput();
+            case "connect" -> bench.connectRate();
+            default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
+        }
+        System.exit(0);
+    }
+
+    private String get(String key, String fallback) {
+        return options.getOrDefault(key, fallback);
+    }
+
+    private int integer(String key, int fallback) {
+        return Integer.parseInt(get(key, Integer.toString(fallback)));
+    }
+
+    private void throughput() throws Exception {
+        String host = get("host", "127.0.0.1");
+        int port = integer("port", 1883);
+        int publishers = integer("publishers", 4);
+        int subscribers = integer("subscribers", 1);
+        int qos = integer("qos", 0);
+        int payload = integer("payload", 64);
+        long window = integer("window", 1_000);
+        EventLoopGroup group = group(integer("threads", 1));
+        Class<? extends SocketChannel> type = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        List<BenchClient> subs = new ArrayList<>();
+        for (int i = 0; i < subscribers; i++) {
+            BenchClient sub = BenchClient.connect(group, type, host, port, "bench-sub-" + i);
+            sub.subscribe("bench/#", qos);
+            subs.add(sub);
+        }
+        List<BenchClient> pubs = new ArrayList<>();
+        for (int i = 0; i < publishers; i++) {
+            BenchClient pub = BenchClient.connect(group, type, host, port, "bench-pub-" + i);
+            pub.publishes("bench/" + i, qos, new byte[payload]);
+            pubs.add(pub);
+        }
+        Pump pump = new Pump(pubs, subs, window, qos);
+        Thread pumpThread = new Thread(pump, "bench-pump");
+        pumpThread.start();
+        Measurement m = measure(() -> subs.stream().mapToLong(s -> s.received.get()).sum());
+        pump.running = false;
+        pumpThread.join();
+        report("throughput", m, "deliveries", String.format(Locale.ROOT,
+                "publishers=%d subscribers=%d qos=%d payload=%d", publishers, subscribers, qos, payload));
+        pubs.forEach(BenchClient::close);
+        subs.forEach(BenchClient::close);
+        group.shutdownGracefully().syncUninterruptibly();
+    }
+
+    /** Keeps publishers at most {@code window} messages ahead of the slowest subscriber. */
+    private static final class Pump implements Runnable {
+        private static final int CHUNK = 64;
+        private static final int QOS1_INFLIGHT = 512;
+        private final List<BenchClient> pubs;
+        private final List<BenchClient> subs;
+        private final long window;
+        private final int qos;
+        volatile boolean running = true;
+
+        Pump(List<BenchClient> pubs, List<BenchClient> subs, long window, int qos) {
+            this.pubs = pubs;
+            this.subs = subs;
+            this.window = window;
+            this.qos = qos;
+        }
+
+        @Override
+        public void run() {
+            long totalSent = 0;
+            while (running) {
+                long slowest = Long.MAX_VALUE;
+                for (BenchClient sub : subs) {
+                    slowest = Math.min(slowest, sub.received.get());
+                }
+                boolean sentAny = false;
+                for (BenchClient pub : pubs) {
+                    long ahead = totalSent - slowest;
+                    boolean windowOpen = ahead + CHUNK <= window;
+                    boolean acksOpen = qos == 0 || pub.sent.get() - pub.acknowledged.get() + CHUNK <= QOS1_INFLIGHT;
+                    if (windowOpen && acksOpen && pub.isWritable()) {
+                        pub.send(CHUNK);
+                        totalSent += CHUNK;
+                        sentAny = true;
+                    }
+                }
+                if (!sentAny) {
+                    LockSupport.parkNanos(20_000);
+                }
+            }
+        }
+    }
+
+    private void connectRate() throws Exception {
+        String host = get("host", "127.0.0.1");
+        int port = integer("port", 1883);
+        int concurrency = integer("concurrency", 16);
+        EventLoopGroup group = group(integer("threads", 1));
+        Class<? extends SocketChannel> type = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        AtomicLong completed = new AtomicLong();
+        AtomicLong ids = new AtomicLong();
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(type).option(ChannelOption.TCP_NODELAY, true);
+        ConnectLoop loop = new ConnectLoop(bootstrap, host, port, completed, ids);
+        for (int i = 0; i < concurrency; i++) {
+            loop.next();
+        }
+        Measurement m = measure(completed::get);
+        loop.running = false;
+        report("connect", m, "connections", "concurrency=" + concurrency);
+        group.shutdownGracefully().syncUninterruptibly();
+    }
+
+    /** One CONNECT/CONNACK/DISCONNECT round after another, {@code concurrency} at a time. */
+    private static final class ConnectLoop {
+        private final Bootstrap bootstrap;
+        private final String host;
+        private final int port;
+        private final AtomicLong completed;
+        private final AtomicLong ids;
+        volatile boolean running = true;
+
+        ConnectLoop(Bootstrap bootstrap, String host, int port, AtomicLong completed, AtomicLong ids) {
+            this.bootstrap = bootstrap.handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelActive(ChannelHandlerContext ctx) {
+                            ctx.writeAndFlush(Packets.connect("bench-conn-" + ConnectLoop.this.ids.incrementAndGet(), 60));
+                        }
+
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                            ((io.netty.buffer.ByteBuf) msg).release();
+                            ConnectLoop.this.completed.incrementAndGet();
+                            ctx.writeAndFlush(Packets.disconnect()).addListener(f -> ctx.close());
+                        }
+
+                        @Override
+                        public void channelInactive(ChannelHandlerContext ctx) {
+                            next();
+                        }
+                    });
+                }
+            });
+            this.host = host;
+            this.port = port;
+            this.completed = completed;
+            this.ids = ids;
+        }
+
+        void next() {
+            if (running) {
+                bootstrap.connect(host, port).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        next();
+                    }
+                });
+            }
+        }
+    }
+
+    private static EventLoopGroup group(int threads) {
+        IoHandlerFactory factory = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        return new MultiThreadIoEventLoopGroup(threads, factory);
+    }
+
+    private record Measurement(double seconds, long count, double brokerCpuSeconds) {
+    }
+
+    private Measurement measure(java.util.function.LongSupplier counter) throws InterruptedException {
+        BrokerCpu cpu = new BrokerCpu(Long.parseLong(get("pid", "0")));
+        Thread.sleep((long) (Double.parseDouble(get("warmup", "3")) * 1000));
+        long count0 = counter.getAsLong();
+        double cpu0 = cpu.seconds();
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (Double.parseDouble(get("seconds", "10")) * 1000));
+        long count1 = counter.getAsLong();
+        double cpu1 = cpu.seconds();
+        long t1 = System.nanoTime();
+        return new Measurement((t1 - t0) / 1e9, count1 - count0, cpu1 - cpu0);
+    }
+
+    private void report(String scenario, Measurement m, String unit, String parameters) {
+        double perSecond = m.count() / m.seconds();
+        double perCpuSecond = m.count() / m.brokerCpuSeconds();
+        System.out.printf(Locale.ROOT, "%s %s %s: %d %s in %.1f s = %.0f/s; broker CPU %.2f s = %.0f %s per CPU-second%n",
+                get("label", "broker"), scenario, parameters, m.count(), unit, m.seconds(), perSecond,
+                m.brokerCpuSeconds(), perCpuSecond, unit);
+    }
+}
