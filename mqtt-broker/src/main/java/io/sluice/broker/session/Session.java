@@ -326,6 +326,13 @@ public final class Session implements Subscriber {
         }
     }
 
+    /** Drops queued messages whose expiry has passed, so an offline queue does not hold them until reconnect. */
+    synchronized int purgeExpired(long nowMillis) {
+        int purged = queue.removeIf(d -> d.message().isExpired(nowMillis), d -> { });
+        metrics.add(BrokerCounter.MESSAGES_EXPIRED, purged);
+        return purged;
+    }
+
     /** Messages queued and not yet sent. */
     public synchronized int queuedMessages() {
         return queue.size();

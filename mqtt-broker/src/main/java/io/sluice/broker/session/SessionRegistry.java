@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SessionRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(SessionRegistry.class);
+    /** How often offline queues are swept for expired messages. */
+    private static final long PURGE_SECONDS = 30;
 
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final Router router;
@@ -37,6 +39,22 @@ public final class SessionRegistry {
         this.limits = limits;
         this.metrics = metrics;
         this.timer = timer;
+        timer.scheduleWithFixedDelay(this::purgeExpired, PURGE_SECONDS, PURGE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Online sessions discard expired messages as they drain; offline ones are swept here. */
+    void purgeExpired() {
+        long now = System.currentTimeMillis();
+        try {
+            for (Session session : sessions.values()) {
+                if (!session.isOnline()) {
+                    session.purgeExpired(now);
+                }
+            }
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again; log and keep sweeping.
+            LOG.error("sweeping expired messages failed", e);
+        }
     }
 
     /** The result of attaching a connection to a client id. */
