@@ -55,6 +55,7 @@ public final class InboundProperties {
                 userProperties(properties));
     }
 
+    @SuppressWarnings("rawtypes") // netty declares getProperties with a raw element type
     private static List<UserProperty> userProperties(MqttProperties properties) {
         List<? extends MqttProperties.MqttProperty> all = properties.getProperties(MqttProperties.USER_PROPERTY);
         if (all.isEmpty()) {

@@ -28,9 +28,4 @@ public record MessageProperties(int payloadFormat, long expiryInterval, String c
     public boolean hasExpiry() {
         return expiryInterval >= 0;
     }
-
-    public boolean isEmpty() {
-        return this == NONE || (payloadFormat < 0 && expiryInterval < 0 && contentType == null
-                && responseTopic == null && correlationData == null && userProperties.isEmpty());
-    }
 }

@@ -110,9 +110,4 @@ final class Fanout implements TopicTree.Visitor<Route> {
         size = 0;
         message = null;
     }
-
-    /** How many distinct subscribers the current publish matched. */
-    int matched() {
-        return size;
-    }
 }

@@ -84,10 +84,6 @@ public final class TopicFilter {
         return shareGroup != null;
     }
 
-    public boolean hasWildcard() {
-        return filter.indexOf('+') >= 0 || filter.indexOf('#') >= 0;
-    }
-
     /** The levels of {@link #filter()}; callers must not modify the array. */
     public String[] levels() {
         return levels;

@@ -45,11 +45,6 @@ final class InflightWindow {
         return entry;
     }
 
-    /** Re-inserts an entry restored from elsewhere under its own identifier. */
-    void restore(Entry entry) {
-        entries.put(entry.packetId, entry);
-    }
-
     private int nextFreeId() {
         if (entries.size() >= 65535) {
             throw new IllegalStateException("all 65535 packet identifiers are in use");

@@ -4,6 +4,7 @@ import io.sluice.broker.message.Delivery;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -35,12 +36,6 @@ final class OutboundQueue {
         return true;
     }
 
-    /** Puts a delivery back at the head, ignoring the bounds: it was already accepted once. */
-    void pushFront(Delivery delivery) {
-        deliveries.addFirst(delivery);
-        bytes += delivery.message().weight();
-    }
-
     Delivery peek() {
         return deliveries.peekFirst();
     }
@@ -54,7 +49,7 @@ final class OutboundQueue {
     }
 
     /** Removes every delivery matching {@code filter}, handing each to {@code sink}; returns how many. */
-    int removeIf(Predicate<Delivery> filter, java.util.function.Consumer<Delivery> sink) {
+    int removeIf(Predicate<Delivery> filter, Consumer<Delivery> sink) {
         int removed = 0;
         for (Iterator<Delivery> it = deliveries.iterator(); it.hasNext(); ) {
             Delivery delivery = it.next();
@@ -66,10 +61,6 @@ final class OutboundQueue {
             }
         }
         return removed;
-    }
-
-    Iterable<Delivery> view() {
-        return deliveries;
     }
 
     int size() {

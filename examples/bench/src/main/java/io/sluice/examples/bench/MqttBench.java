@@ -169,7 +169,7 @@ public final class MqttBench {
         Measurement m = measure(completed::get);
         loop.running = false;
         report("connect", m, "connections", "concurrency=" + concurrency);
-        group.shutdownGracefully().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     /** One CONNECT/CONNACK/DISCONNECT round after another, {@code concurrency} at a time. */
@@ -215,7 +215,7 @@ public final class MqttBench {
             if (running) {
                 bootstrap.connect(host, port).addListener(f -> {
                     if (!f.isSuccess()) {
-                        next();
+                        throw new IllegalStateException("cannot connect to " + host + ":" + port, f.cause());
                     }
                 });
             }
