@@ -1,0 +1,238 @@
+package io.sluice.storage.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.sluice.storage.OffsetOutOfRangeException;
+import io.sluice.storage.Record;
+import io.sluice.storage.Shard;
+import io.sluice.storage.ShardExistsException;
+import io.sluice.storage.ShardSettings;
+import io.sluice.storage.StorageAdapter;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.StoredRecord;
+import io.sluice.storage.UnknownShardException;
+import io.sluice.storage.memory.MemoryShard;
+import io.sluice.storage.segment.LogScheduler;
+import io.sluice.storage.segment.Log;
+import io.sluice.storage.segment.SegmentShard;
+
+/**
+ * The storage adapter on a local directory:
+ * <pre>
+ *  &lt;dir&gt;/shards/&lt;shard dir&gt;/shard.properties   each shard ({@link ShardCatalog}), plus its log files
+ *  &lt;dir&gt;/group-offsets/                      the consumer-group offsets log ({@link GroupOffsets})
+ * </pre>
+ * Shard creation and deletion are serialised; everything else runs concurrently and goes
+ * straight to the shard.
+ */
+public final class LocalStorageAdapter implements StorageAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStorageAdapter.class);
+
+    private final Path dir;
+    private final LogScheduler scheduler;
+    private final boolean ownsScheduler;
+    private final ShardCatalog catalog;
+    private final GroupOffsets groupOffsets;
+    private final ConcurrentHashMap<String, Shard> shards = new ConcurrentHashMap<>();
+    private final Object catalogLock = new Object();
+
+    private LocalStorageAdapter(Path dir, LogScheduler scheduler, boolean ownsScheduler) throws IOException {
+        this.dir = dir;
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
+        Files.createDirectories(dir);
+        this.catalog = new ShardCatalog(dir.resolve("shards"));
+        this.groupOffsets = new GroupOffsets(dir, scheduler);
+        try {
+            for (ShardCatalog.Entry entry : catalog.load()) {
+                shards.put(entry.name(), openShard(entry.name(), entry.settings(), entry.directory()));
+            }
+        } catch (RuntimeException | IOException e) {
+            closeAll();
+            throw e;
+        }
+        LOG.info("Storage adapter opened on {} with {} shards", dir, shards.size());
+    }
+
+    /** Opens the adapter; a null scheduler means one of its own. */
+    public static LocalStorageAdapter open(Path dir, LogScheduler scheduler) {
+        LogScheduler threads = scheduler != null ? scheduler : new LogScheduler("adapter");
+        try {
+            return new LocalStorageAdapter(dir, threads, scheduler == null);
+        } catch (IOException | RuntimeException e) {
+            if (scheduler == null) {
+                threads.close();
+            }
+            if (e instanceof StorageException se) {
+                throw se;
+            }
+            throw new StorageException("opening the storage adapter on " + dir + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private Shard openShard(String name, ShardSettings settings, Path shardDir) {
+        return switch (settings.engine()) {
+            case MEMORY -> new MemoryShard(name, settings);
+            case SEGMENT -> new SegmentShard(name, settings, Log.open(shardDir, name, settings.log(), scheduler));
+        };
+    }
+
+    private Shard shard(String name) {
+        Shard shard = shards.get(name);
+        if (shard == null) {
+            throw new UnknownShardException(name);
+        }
+        return shard;
+    }
+
+    @Override
+    public void createShard(String name, ShardSettings settings) {
+        synchronized (catalogLock) {
+            if (shards.containsKey(name)) {
+                throw new ShardExistsException(name);
+            }
+            try {
+                Path shardDir = catalog.create(name, settings);
+                shards.put(name, openShard(name, settings, shardDir));
+            } catch (IOException e) {
+                throw new StorageException("creating shard '" + name + "' in " + catalog.directory(name) + " failed: "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public void deleteShard(String name) {
+        synchronized (catalogLock) {
+            Shard shard = shards.remove(name);
+            if (shard == null) {
+                throw new UnknownShardException(name);
+            }
+            shard.close();
+            try {
+                catalog.delete(name);
+            } catch (IOException e) {
+                throw new StorageException("deleting shard '" + name + "' in " + catalog.directory(name) + " failed: "
+                        + e.getMessage(), e);
+            }
+            groupOffsets.removeShard(name);
+        }
+    }
+
+    @Override
+    public boolean shardExists(String name) {
+        return shards.containsKey(name);
+    }
+
+    @Override
+    public Set<String> shards() {
+        return new TreeSet<>(shards.keySet());
+    }
+
+    @Override
+    public ShardSettings shardSettings(String name) {
+        return shard(name).settings();
+    }
+
+    /** The shard object itself, for callers inside the storage layer (metrics, tests). */
+    public Shard shardFor(String name) {
+        return shard(name);
+    }
+
+    @Override
+    public long write(String name, Record record) {
+        return shard(name).write(record);
+    }
+
+    @Override
+    public long[] batchWrite(String name, List<Record> records) {
+        return shard(name).batchWrite(records);
+    }
+
+    @Override
+    public List<StoredRecord> readByOffset(String name, long offset, int maxRecords, int maxBytes) {
+        return shard(name).readByOffset(offset, maxRecords, maxBytes);
+    }
+
+    @Override
+    public List<StoredRecord> readByKey(String name, byte[] key, long fromOffset, int maxRecords) {
+        return shard(name).readByKey(key, fromOffset, maxRecords);
+    }
+
+    @Override
+    public List<StoredRecord> readByTag(String name, String tag, long fromOffset, int maxRecords) {
+        return shard(name).readByTag(tag, fromOffset, maxRecords);
+    }
+
+    @Override
+    public long offsetForTimestamp(String name, long timestamp) {
+        return shard(name).offsetForTimestamp(timestamp);
+    }
+
+    @Override
+    public long startOffset(String name) {
+        return shard(name).startOffset();
+    }
+
+    @Override
+    public long endOffset(String name) {
+        return shard(name).endOffset();
+    }
+
+    @Override
+    public void deleteRecordsBefore(String name, long offset) {
+        shard(name).deleteRecordsBefore(offset);
+    }
+
+    @Override
+    public void commitOffset(String group, String name, long offset) {
+        long end = shard(name).endOffset();
+        if (offset < 0 || offset > end) {
+            throw new OffsetOutOfRangeException(name, offset, 0, end);
+        }
+        groupOffsets.commit(group, name, offset);
+    }
+
+    @Override
+    public OptionalLong groupOffset(String group, String name) {
+        shard(name);
+        return groupOffsets.get(group, name);
+    }
+
+    @Override
+    public void close() {
+        synchronized (catalogLock) {
+            closeAll();
+        }
+    }
+
+    private void closeAll() {
+        for (Shard shard : shards.values()) {
+            try {
+                shard.close();
+            } catch (RuntimeException e) {
+                LOG.error("Closing shard '{}' in {} failed", shard.name(), dir, e);
+            }
+        }
+        shards.clear();
+        groupOffsets.close();
+        if (ownsScheduler) {
+            scheduler.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalStorageAdapter[" + dir + ", " + shards.size() + " shards]";
+    }
+}

@@ -1,0 +1,79 @@
+package io.sluice.storage.segment;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The segments of one log by base offset. A concurrent sorted map, so readers find segments while
+ * the writer rolls and the cleaner swaps, without locks. The last segment is the active one.
+ */
+final class LogSegments {
+    private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
+
+    void put(Segment segment) {
+        segments.put(segment.baseOffset(), segment);
+    }
+
+    boolean remove(Segment segment) {
+        return segments.remove(segment.baseOffset(), segment);
+    }
+
+    boolean contains(Segment segment) {
+        return segments.get(segment.baseOffset()) == segment;
+    }
+
+    Segment first() {
+        Map.Entry<Long, Segment> e = segments.firstEntry();
+        return e == null ? null : e.getValue();
+    }
+
+    Segment last() {
+        Map.Entry<Long, Segment> e = segments.lastEntry();
+        return e == null ? null : e.getValue();
+    }
+
+    /** The segment that would hold {@code offset}: the one with the largest base offset at or below it. */
+    Segment floor(long offset) {
+        Map.Entry<Long, Segment> e = segments.floorEntry(offset);
+        return e == null ? null : e.getValue();
+    }
+
+    /** The segment after the one based at {@code baseOffset}. */
+    Segment higher(long baseOffset) {
+        Map.Entry<Long, Segment> e = segments.higherEntry(baseOffset);
+        return e == null ? null : e.getValue();
+    }
+
+    /** Segments with base offsets in [from, to], in order. */
+    Collection<Segment> range(long from, long to) {
+        return from > to ? List.of() : segments.subMap(from, true, to, true).values();
+    }
+
+    Collection<Segment> all() {
+        return segments.values();
+    }
+
+    /** Every segment but the last (the active one), in order. */
+    List<Segment> inactive() {
+        List<Segment> list = new ArrayList<>(segments.values());
+        if (!list.isEmpty()) {
+            list.remove(list.size() - 1);
+        }
+        return list;
+    }
+
+    int count() {
+        return segments.size();
+    }
+
+    long totalBytes() {
+        long bytes = 0;
+        for (Segment segment : segments.values()) {
+            bytes += segment.size();
+        }
+        return bytes;
+    }
+}
