@@ -1,0 +1,273 @@
+package io.sluice.exchange;
+
+import io.sluice.exchange.internal.CaptureView;
+import io.sluice.exchange.internal.Custody;
+import io.sluice.parquet.FooterKeys;
+import io.sluice.parquet.ParquetStore;
+import io.sluice.parquet.StoreCounter;
+import io.sluice.parquet.StoreRecovery;
+import io.sluice.ringbus.Ring;
+import io.sluice.ringbus.RingCounter;
+import io.sluice.ringbus.SpillDirectory;
+import io.sluice.ringbus.SpilledBatch;
+import io.sluice.stream.CommandException;
+import io.sluice.stream.PluginRegistry;
+import io.sluice.stream.PluginSettings;
+import io.sluice.stream.QueryCommand;
+import io.sluice.stream.StreamCodec;
+import io.sluice.stream.StreamPlugin;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One exchange path: it captures the messages the broker tees to it, keys them with its
+ * {@link CaptureClock}, collects them in its {@link Ring}, encodes them with its stream plugin and
+ * writes them to Parquet through its {@link ParquetStore}, and answers key-range queries over all
+ * of that at once ({@link #query}).
+ *
+ * <p>Threads: {@code sluice-exchange-<name>-ring} keys and batches, {@code sluice-exchange-<name>-writer}
+ * encodes and writes. {@link #offer} is safe from any number of broker threads and never blocks;
+ * queries are safe from any threads. A failure on either exchange thread is counted and logged
+ * with the exchange's name and never reaches the broker.
+ *
+ * <p>At open, offsets and the clock continue from the newest file's footer and from spill files
+ * that are not in Parquet yet (those are written first). {@link #close} writes everything
+ * buffered, queued and spilled before it returns.
+ */
+public final class Exchange implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+
+    private final ExchangeSettings settings;
+    private final StreamPlugin plugin;
+    private final StreamCodec codec;
+    private final ParquetStore store;
+    private final Custody custody;
+    private final Ring ring;
+    private final AtomicLongArray counts;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Exchange(ExchangeSettings settings, StreamPlugin plugin, StreamCodec codec, ParquetStore store, Custody custody,
+                     Ring ring, AtomicLongArray counts) {
+        this.settings = settings;
+        this.plugin = plugin;
+        this.codec = codec;
+        this.store = store;
+        this.custody = custody;
+        this.ring = ring;
+        this.counts = counts;
+    }
+
+    /**
+     * Opens an exchange and starts its threads.
+     *
+     * @throws IllegalArgumentException whose message starts with the key path of a bad setting:
+     *                                  {@code streamType} (unknown plugin), {@code plugin.<key>},
+     *                                  {@code parquet.dir} (cannot be created), {@code ringbus.spill_dir}
+     * @throws IOException              when reading what is on disk fails
+     */
+    public static Exchange open(ExchangeSettings settings, PluginRegistry plugins) throws IOException {
+        String name = settings.name();
+        StreamPlugin plugin = plugins.plugin(settings.streamType());
+        StreamCodec codec = plugin.open(new PluginSettings(name, settings.plugin()));
+        SpillDirectory spill = openSpill(settings);
+        AtomicLongArray counts = new AtomicLongArray(ExchangeCounter.values().length);
+        Custody custody = new Custody(name, codec, spill, counts);
+        ParquetStore store = ParquetStore.open(name, settings.parquet(), footer(settings, plugin), custody);
+        try {
+            custody.attach(store);
+            StoreRecovery recovered = store.recovery();
+            List<SpilledBatch> spilled = unwrittenSpills(spill, recovered.maxOffset(), name);
+            custody.recover(spilled);
+            CaptureClock clock = clock(recovered, spilled);
+            Ring ring = new Ring(name, settings.ring(), clock, custody, spill);
+            Exchange exchange = new Exchange(settings, plugin, codec, store, custody, ring, counts);
+            ring.start();
+            LOG.info("exchange {}: capturing '{}' with stream plugin {} ({}) through ringbus '{}' (cap {}, fullOp {}) into {}; "
+                            + "{} files, {} spilled batches to write, next offset {}", name, settings.topic(), plugin.id(), plugin.name(),
+                    settings.ring().name(), settings.ring().cap(), settings.ring().fullOp(), store.directory(),
+                    recovered.files().size(), spilled.size(), nextOffset(recovered, spilled));
+            return exchange;
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The spill directory; one derived from a local parquet.dir that cannot be created is that dir's fault. */
+    private static SpillDirectory openSpill(ExchangeSettings settings) throws IOException {
+        Path dir = settings.spillDir();
+        if (dir == null) {
+            return null;
+        }
+        try {
+            return SpillDirectory.open(dir, settings.name());
+        } catch (IllegalArgumentException e) {
+            if (settings.ring().spillDir() != null) {
+                throw e;
+            }
+            throw new IllegalArgumentException("parquet.dir: cannot create directory " + settings.parquet().dir()
+                    + " (with its spill directory " + dir + "): " + e.getCause(), e);
+        }
+    }
+
+    private static Map<String, String> footer(ExchangeSettings settings, StreamPlugin plugin) {
+        return Map.of(FooterKeys.EXCHANGE, settings.name(), FooterKeys.STREAM_TYPE, Integer.toString(plugin.id()),
+                FooterKeys.PLUGIN, plugin.name());
+    }
+
+    /** Spill files whose batches are not in Parquet yet; the others are stale and deleted. */
+    private static List<SpilledBatch> unwrittenSpills(SpillDirectory spill, long parquetMaxOffset, String name) throws IOException {
+        List<SpilledBatch> unwritten = new ArrayList<>();
+        if (spill == null) {
+            return unwritten;
+        }
+        for (SpilledBatch batch : spill.list()) {
+            if (batch.lastOffset() <= parquetMaxOffset) {
+                spill.delete(batch);
+                LOG.info("exchange {}: deleted spill file {}, whose batch is already in Parquet", name, batch.path());
+            } else {
+                if (batch.firstOffset() <= parquetMaxOffset) {
+                    LOG.warn("exchange {}: spill file {} (offsets {}..{}) overlaps Parquet up to offset {}; writing it whole",
+                            name, batch.path(), batch.firstOffset(), batch.lastOffset(), parquetMaxOffset);
+                }
+                unwritten.add(batch);
+            }
+        }
+        return unwritten;
+    }
+
+    private static long nextOffset(StoreRecovery recovered, List<SpilledBatch> spilled) {
+        long max = recovered.maxOffset();
+        for (SpilledBatch batch : spilled) {
+            max = Math.max(max, batch.lastOffset());
+        }
+        return max + 1;
+    }
+
+    private static CaptureClock clock(StoreRecovery recovered, List<SpilledBatch> spilled) {
+        long lastTs = recovered.maxTs();
+        for (SpilledBatch batch : spilled) {
+            lastTs = Math.max(lastTs, batch.maxTs());
+        }
+        return new CaptureClock(nextOffset(recovered, spilled), lastTs);
+    }
+
+    public String name() {
+        return settings.name();
+    }
+
+    /** The MQTT topic filter this exchange captures. */
+    public String topic() {
+        return settings.topic();
+    }
+
+    public ExchangeSettings settings() {
+        return settings;
+    }
+
+    public StreamPlugin plugin() {
+        return plugin;
+    }
+
+    public StreamCodec codec() {
+        return codec;
+    }
+
+    /** Captures a message that arrived now; see {@link #offer(String, byte[], long)}. */
+    public boolean offer(String topic, byte[] payload) {
+        return ring.offer(topic, payload, System.currentTimeMillis());
+    }
+
+    /**
+     * Captures one message: the tee. Any thread; never blocks; allocates nothing.
+     *
+     * @param payload   the exchange keeps this array; the caller never changes it afterwards
+     * @param arrivalMs when the broker received the message, epoch ms
+     * @return false, counted, when the ring is full or the exchange is closing
+     */
+    public boolean offer(String topic, byte[] payload, long arrivalMs) {
+        return ring.offer(topic, payload, arrivalMs);
+    }
+
+    /** Parses a query command with this exchange's plugin. */
+    public QueryCommand parseCommand(String command) throws CommandException {
+        return codec.parseCommand(command);
+    }
+
+    /** Starts a query from a command string. */
+    public ExchangeQuery query(String command) throws CommandException {
+        return query(parseCommand(command));
+    }
+
+    /** Starts a query of everything captured so far with ts in the command's range. */
+    public ExchangeQuery query(QueryCommand command) {
+        if (closed.get()) {
+            throw new IllegalStateException("exchange " + name() + " is closed");
+        }
+        counts.incrementAndGet(ExchangeCounter.QUERIES.ordinal());
+        return new ExchangeQuery(name(), store, codec, command, custody.snapshot(command.start(), command.end()), counts);
+    }
+
+    /** Starts a query of all stored columns of ts in [start, end], for rows rather than decoded records. */
+    public ExchangeQuery query(long start, long end) {
+        return query(new QueryCommand(false, start, end, List.of(), List.of()));
+    }
+
+    public long counter(RingCounter counter) {
+        return ring.counter(counter);
+    }
+
+    public long counter(StoreCounter counter) {
+        return store.counter(counter);
+    }
+
+    public long counter(ExchangeCounter counter) {
+        return counts.get(counter.ordinal());
+    }
+
+    /** The exchange's state and every counter, for $SYS and metrics; any thread. */
+    public ExchangeStatus status() {
+        CaptureView view = custody.view();
+        Map<String, Long> all = new LinkedHashMap<>();
+        for (RingCounter counter : RingCounter.values()) {
+            all.put(counter.metricName(), ring.counter(counter));
+        }
+        for (StoreCounter counter : StoreCounter.values()) {
+            all.put(counter.metricName(), store.counter(counter));
+        }
+        for (ExchangeCounter counter : ExchangeCounter.values()) {
+            all.put(counter.metricName(), counts.get(counter.ordinal()));
+        }
+        int spilled = (int) view.pending().stream().filter(b -> !b.inMemory()).count();
+        long fileBytes = view.files().stream().mapToLong(f -> f.file().bytes()).sum();
+        return new ExchangeStatus(name(), topic(), plugin.id(), plugin.name(), view.files().size(), fileBytes,
+                view.pending().size(), spilled, view.active() == null ? 0 : view.active().size(), ring.backlog(), all);
+    }
+
+    /**
+     * Stops capturing and writes everything buffered, queued and spilled to Parquet before
+     * returning (batches the directory refuses even then are saved to the spill directory for the
+     * next start, or counted as lost). Call it after the broker stopped offering and the query
+     * server stopped.
+     */
+    @Override
+    public void close() throws IOException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        custody.closing();
+        ring.close();
+        store.close();
+        LOG.info("exchange {}: closed after capturing {} messages into {} files", name(), ring.counter(RingCounter.RECEIVED),
+                store.counter(StoreCounter.FILES_WRITTEN));
+    }
+}

@@ -1,0 +1,45 @@
+package io.sluice.exchange;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The counters an exchange keeps besides its ring's and its store's, with stable metric names
+ * (carrying an {@code exchange} label where exported). A duplicate name fails at class load.
+ */
+public enum ExchangeCounter {
+    QUERIES("exchange_queries_total", "queries started"),
+    QUERY_ERRORS("exchange_query_errors_total", "queries that failed while reading"),
+    BATCHES_RECOVERED("exchange_batches_recovered_total", "spilled batches found at open and written to Parquet"),
+    RECORDS_RECOVERED("exchange_records_recovered_total", "records of spilled batches found at open"),
+    BATCHES_SAVED("exchange_batches_saved_total", "batches the writer could not write at close, spilled to disk for the next start"),
+    RECORDS_LOST("exchange_records_lost_total", "records that could be neither written nor saved (plugin failure, unusable disk)"),
+    DELETE_FAILURES("exchange_delete_failures_total", "retired files or written spill files that could not be deleted");
+
+    private final String metricName;
+    private final String help;
+
+    ExchangeCounter(String metricName, String help) {
+        this.metricName = metricName;
+        this.help = help;
+    }
+
+    static {
+        Set<String> names = new HashSet<>();
+        for (ExchangeCounter counter : values()) {
+            if (!names.add(counter.metricName)) {
+                throw new ExceptionInInitializerError("duplicate exchange metric name " + counter.metricName);
+            }
+        }
+    }
+
+    /** The metric name, stable across releases. */
+    public String metricName() {
+        return metricName;
+    }
+
+    /** What the counter counts. */
+    public String help() {
+        return help;
+    }
+}

@@ -1,0 +1,89 @@
+package io.sluice.exchange;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.parquet.Compression;
+import io.sluice.ringbus.FullOp;
+import io.sluice.ringbus.RingSettings;
+import io.sluice.stream.PluginRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each invalid setting is refused with its key path first, so start-up can name the HOCON path. */
+class ExchangeSettingsTest {
+
+    @TempDir
+    Path dir;
+
+    private ExchangeSettings valid() {
+        return ExchangeSettings.defaults("ok", "a/#", dir.toString());
+    }
+
+    private static void assertKey(String key, Executable action) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action);
+        assertTrue(e.getMessage().startsWith(key + ": "), "expected '" + key + ": ...' but got: " + e.getMessage());
+    }
+
+    private static void open(ExchangeSettings settings) throws IOException {
+        Exchange.open(settings, PluginRegistry.withBuiltIns()).close();
+    }
+
+    @Test
+    void nameTopicAndStreamType() {
+        assertKey("name", () -> ExchangeSettings.defaults("", "a", dir.toString()));
+        assertKey("name", () -> ExchangeSettings.defaults("a/b", "a", dir.toString()));
+        assertKey("name", () -> ExchangeSettings.defaults(".hidden", "a", dir.toString()));
+        assertKey("topic", () -> ExchangeSettings.defaults("x", "", dir.toString()));
+        assertKey("streamType", () -> valid().withStreamType(-1));
+        assertKey("streamType", () -> open(valid().withStreamType(9)));
+        assertKey("streamType", () -> open(valid().withStreamType(1)));
+    }
+
+    @Test
+    void ringbusKeys() {
+        assertKey("ringbus.cap", () -> valid().withRing(RingSettings.defaults().withCap(0)));
+        assertKey("ringbus.cap", () -> valid().withRing(RingSettings.defaults().withCap(-5)));
+        assertKey("ringbus.fullOp", () -> FullOp.of(7));
+        assertKey("flush_interval", () -> RingSettings.defaults().withFlushInterval(Duration.ZERO));
+        assertKey("max_batch_bytes", () -> RingSettings.defaults().withMaxBatchBytes(0));
+    }
+
+    @Test
+    void parquetKeys() {
+        assertKey("parquet.file_count", () -> valid().parquet().withFileCount(0));
+        assertKey("parquet.file_size", () -> valid().parquet().withFileSize(10));
+        assertKey("parquet.compress", () -> Compression.of("lzo"));
+        assertKey("parquet.file_name_prefix", () -> valid().parquet().withFileNamePrefix("a b"));
+    }
+
+    @Test
+    void directoryThatCannotBeCreated() throws IOException {
+        Path file = dir.resolve("file");
+        Files.writeString(file, "x");
+        assertKey("parquet.dir", () -> open(valid().withParquet(valid().parquet().withDir(file.resolve("sub").toString()))));
+    }
+
+    @Test
+    void spillDirectoryIsDerivedForLocalDirsAndRequiredForOthers() {
+        assertEquals(dir.resolve(".spill").resolve("ok"), valid().spillDir());
+        ExchangeSettings hdfs = valid().withParquet(valid().parquet().withDir("hdfs://namenode:8020/capture"));
+        assertNull(hdfs.spillDir());
+        assertKey("ringbus.spill_dir", () -> hdfs.withRing(RingSettings.defaults().withFullOp(FullOp.FILE)));
+        Path spill = dir.resolve("spill");
+        assertEquals(spill, hdfs.withRing(RingSettings.defaults().withSpillDir(spill).withFullOp(FullOp.FILE)).spillDir());
+    }
+
+    @Test
+    void pluginSettingsAreCheckedByThePlugin() {
+        assertKey("plugin.fields", () -> open(valid().withPlugin(Map.of("fields", "x"))));
+    }
+}

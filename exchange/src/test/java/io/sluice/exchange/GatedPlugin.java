@@ -1,0 +1,79 @@
+package io.sluice.exchange;
+
+import io.sluice.stream.CaptureBatch;
+import io.sluice.stream.ColumnBatch;
+import io.sluice.stream.CommandException;
+import io.sluice.stream.DecodeSink;
+import io.sluice.stream.PluginSettings;
+import io.sluice.stream.QueryCommand;
+import io.sluice.stream.StreamCodec;
+import io.sluice.stream.StreamPlugin;
+import io.sluice.stream.raw.RawPlugin;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+
+/**
+ * RAW under id 77, except that encoding on a writer thread takes a permit first, so a test decides
+ * how many batches the writer may write and can fill its queue to watch fullOp act. It can also
+ * fail on purpose.
+ */
+final class GatedPlugin implements StreamPlugin {
+
+    static final int ID = 77;
+
+    final Semaphore permits = new Semaphore(0);
+    final CountDownLatch writerWaiting = new CountDownLatch(1);
+    volatile boolean failEncoding;
+    private final StreamCodec raw = new RawPlugin().open(PluginSettings.none("gated"));
+
+    @Override
+    public int id() {
+        return ID;
+    }
+
+    @Override
+    public String name() {
+        return "gated";
+    }
+
+    /** Lets every batch through from now on. */
+    void open() {
+        permits.release(Integer.MAX_VALUE / 2);
+    }
+
+    /** Lets n more batches through. */
+    void allow(int batches) {
+        permits.release(batches);
+    }
+
+    @Override
+    public StreamCodec open(PluginSettings settings) {
+        return new StreamCodec() {
+            @Override
+            public ColumnBatch encode(CaptureBatch batch) {
+                if (Thread.currentThread().getName().endsWith("-writer")) {
+                    writerWaiting.countDown();
+                    try {
+                        permits.acquire();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    if (failEncoding) {
+                        throw new IllegalStateException("encoding fails on purpose");
+                    }
+                }
+                return raw.encode(batch);
+            }
+
+            @Override
+            public QueryCommand parseCommand(String command) throws CommandException {
+                return raw.parseCommand(command);
+            }
+
+            @Override
+            public void decode(ColumnBatch rows, QueryCommand command, DecodeSink sink) {
+                raw.decode(rows, command, sink);
+            }
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package io.sluice.parquet;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Every counter a Parquet store keeps, with a stable metric name (carrying an {@code exchange}
+ * label where exported) and what it counts. A duplicate name fails at class load.
+ */
+public enum StoreCounter {
+    FILES_WRITTEN("parquet_files_written_total", "Parquet files published"),
+    BATCHES_WRITTEN("parquet_batches_written_total", "batches written into published files"),
+    RECORDS_WRITTEN("parquet_records_written_total", "records written into published files"),
+    BYTES_WRITTEN("parquet_bytes_written_total", "bytes of published files"),
+    WRITE_ERRORS("parquet_write_errors_total", "failed attempts to write a file (retried)"),
+    FILES_DELETED("parquet_files_deleted_total", "files deleted by retention (file_count)"),
+    BYTES_DELETED("parquet_bytes_deleted_total", "bytes of files deleted by retention"),
+    TEMP_FILES_REMOVED("parquet_temp_files_removed_total", "half-written files of a crash removed at start-up"),
+    CORRUPT_FILES("parquet_corrupt_files_total", "published files found unreadable at start-up and renamed aside"),
+    BATCHES_DISCARDED("parquet_batches_discarded_total", "batches the plugin failed to encode, not written"),
+    RECORDS_DISCARDED("parquet_records_discarded_total", "records of batches the plugin failed to encode"),
+    BATCHES_UNWRITTEN("parquet_batches_unwritten_total", "batches still unwritten when the store closed after failed retries");
+
+    private final String metricName;
+    private final String help;
+
+    StoreCounter(String metricName, String help) {
+        this.metricName = metricName;
+        this.help = help;
+    }
+
+    static {
+        Set<String> names = new HashSet<>();
+        for (StoreCounter counter : values()) {
+            if (!names.add(counter.metricName)) {
+                throw new ExceptionInInitializerError("duplicate parquet metric name " + counter.metricName);
+            }
+        }
+    }
+
+    /** The metric name, stable across releases. */
+    public String metricName() {
+        return metricName;
+    }
+
+    /** What the counter counts. */
+    public String help() {
+        return help;
+    }
+}

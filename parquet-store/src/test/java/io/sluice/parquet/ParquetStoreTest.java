@@ -1,0 +1,388 @@
+package io.sluice.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.stream.BinaryVector;
+import io.sluice.stream.Column;
+import io.sluice.stream.ColumnBatch;
+import io.sluice.stream.ColumnType;
+import io.sluice.stream.LongVector;
+import io.sluice.stream.Schema;
+import io.sluice.stream.StringVector;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ParquetStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private TestBatches.Recorder recorder;
+
+    private ParquetStore open(ParquetSettings settings) throws IOException {
+        recorder = new TestBatches.Recorder();
+        ParquetStore store = ParquetStore.open("ex", settings, Map.of(FooterKeys.EXCHANGE, "ex"), recorder);
+        recorder.store = store;
+        return store;
+    }
+
+    private ParquetSettings settings() {
+        return ParquetSettings.defaults(dir.toString());
+    }
+
+    private List<String> parquetFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".parquet")).sorted().toList();
+        }
+    }
+
+    private static List<Object[]> readAll(Path dir) throws SQLException {
+        return DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir + "/*.parquet') ORDER BY \"offset\"");
+    }
+
+    private static void assertRows(List<Object[]> rows, long firstOffset, int count) {
+        assertEquals(count, rows.size());
+        for (int i = 0; i < count; i++) {
+            long offset = firstOffset + i;
+            Object[] row = rows.get(i);
+            assertEquals(TestBatches.tsOf(offset), ((Number) row[0]).longValue(), "ts of offset " + offset);
+            assertEquals(offset, ((Number) row[1]).longValue());
+            assertEquals(TestBatches.topicOf(offset), row[2]);
+            assertArrayEquals(TestBatches.payloadOf(offset), (byte[]) row[3], "data of offset " + offset);
+        }
+    }
+
+    @Test
+    void batchesLandInNamedFilesThatDuckDbReadsExactly() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.raw(0, 100));
+            store.enqueue(TestBatches.raw(100, 50));
+        }
+        assertRows(readAll(dir), 0, 150);
+        for (String name : parquetFiles()) {
+            assertTrue(name.matches("sluice_ex-\\d{13}~\\d{13}_\\d+\\.parquet"), name);
+        }
+        List<Object[]> meta = DuckDb.query("SELECT decode(key), decode(value) FROM parquet_kv_metadata('" + dir + "/*.parquet')"
+                + " WHERE decode(key) = '" + FooterKeys.MAX_OFFSET + "' ORDER BY CAST(decode(value) AS BIGINT)");
+        assertEquals("149", meta.get(meta.size() - 1)[1]);
+    }
+
+    @Test
+    void fileNameCarriesTheTsRangeAndSequence() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.raw(20, 30));
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "no file published");
+            StoredFile file = store.files().get(0);
+            assertEquals(TestBatches.tsOf(20), file.minTs());
+            assertEquals(TestBatches.tsOf(49), file.maxTs());
+            assertEquals("sluice_ex-" + file.minTs() + "~" + file.maxTs() + "_0.parquet", file.name());
+            assertEquals(Files.size(dir.resolve(file.name())), file.bytes());
+        }
+    }
+
+    @Test
+    void queuedBatchesCoalesceIntoOneFileWithOneRowGroupPerFlush() throws Exception {
+        ParquetStore store = open(settings());
+        TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(0, 10).columns);
+        store.enqueue(gate);
+        gate.entered.await();
+        for (int i = 1; i <= 5; i++) {
+            store.enqueue(TestBatches.raw(i * 10, 10));
+        }
+        gate.open.countDown();
+        store.close();
+        assertEquals(2, recorder.published().size());
+        assertEquals(5, recorder.batchesPerFile.get(1).size());
+        assertRows(readAll(dir), 0, 60);
+    }
+
+    @Test
+    void fileSizeStartsANewFileBetweenBatches() throws Exception {
+        ParquetStore store = open(settings().withFileSize(ParquetSettings.MIN_FILE_SIZE));
+        TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(0, 10).columns);
+        store.enqueue(gate);
+        gate.entered.await();
+        for (int i = 1; i <= 4; i++) {
+            store.enqueue(TestBatches.raw(i * 1000L, 1000, 8));
+        }
+        gate.open.countDown();
+        store.close();
+        assertEquals(5, recorder.published().size(), "one file per batch once each batch fills a file");
+        assertEquals(5, parquetFiles().size());
+        assertEquals(5, store.counter(StoreCounter.FILES_WRITTEN));
+        assertEquals(4010, store.counter(StoreCounter.RECORDS_WRITTEN));
+    }
+
+    @Test
+    void fileCountRetentionDeletesTheOldestFiles() throws Exception {
+        ParquetStore store = open(settings().withFileCount(3));
+        for (int i = 0; i < 6; i++) {
+            store.enqueue(TestBatches.raw(i * 10L, 10));
+            int expected = i + 1;
+            Eventually.await(() -> recorder.publishedCount() == expected, () -> "file " + expected);
+        }
+        store.close();
+        assertEquals(3, parquetFiles().size());
+        assertEquals(3, store.files().size());
+        assertEquals(List.of(3L, 4L, 5L), store.files().stream().map(StoredFile::seq).toList());
+        assertEquals(3, store.counter(StoreCounter.FILES_DELETED));
+        assertRows(readAll(dir), 30, 30);
+    }
+
+    @Test
+    void retentionAlsoAppliesToFilesFoundAtOpen() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            for (int i = 0; i < 4; i++) {
+                store.enqueue(TestBatches.raw(i * 10L, 10));
+                int expected = i + 1;
+                Eventually.await(() -> recorder.publishedCount() == expected, () -> "file " + expected);
+            }
+        }
+        try (ParquetStore store = open(settings().withFileCount(2))) {
+            assertEquals(2, store.files().size());
+            assertEquals(39, store.recovery().maxOffset());
+        }
+        assertEquals(2, parquetFiles().size());
+    }
+
+    @Test
+    void crashLeftoverTempFileIsRemovedAtOpenAndNeverRead() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.raw(0, 10));
+        }
+        Path leftover = dir.resolve(".sluice_ex_1.parquet.tmp");
+        Files.write(leftover, "PAR1 half a file".getBytes());
+        Path otherExchange = dir.resolve(".sluice_other_1.parquet.tmp");
+        Files.write(otherExchange, new byte[] {1});
+        try (ParquetStore store = open(settings())) {
+            assertFalse(Files.exists(leftover));
+            assertTrue(Files.exists(otherExchange), "another exchange's file is not ours to touch");
+            assertEquals(1, store.recovery().tempFilesRemoved());
+            assertEquals(1, store.counter(StoreCounter.TEMP_FILES_REMOVED));
+            assertEquals(9, store.recovery().maxOffset());
+            assertEquals(TestBatches.tsOf(9), store.recovery().maxTs());
+            store.enqueue(TestBatches.raw(10, 10));
+        }
+        assertEquals(List.of(0L, 1L), parquetFiles().stream().map(n -> Long.parseLong(n.replaceAll(".*_(\\d+)\\.parquet", "$1"))).toList());
+        assertRows(readAll(dir), 0, 20);
+    }
+
+    @Test
+    void unreadableNewestFileIsRenamedAsideAndRecoveryUsesThePreviousOne() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.raw(0, 10));
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "first file");
+            store.enqueue(TestBatches.raw(10, 10));
+        }
+        String newest = parquetFiles().stream().filter(n -> n.endsWith("_1.parquet")).findFirst().orElseThrow();
+        Path path = dir.resolve(newest);
+        byte[] bytes = Files.readAllBytes(path);
+        Files.write(path, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        try (ParquetStore store = open(settings())) {
+            assertEquals(1, store.recovery().corruptFiles());
+            assertEquals(9, store.recovery().maxOffset());
+            assertEquals(1, store.files().size());
+        }
+        assertTrue(Files.exists(dir.resolve(newest + ParquetStore.CORRUPT_SUFFIX)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void everyCompressionIsReadableByDuckDb(Compression compression) throws Exception {
+        try (ParquetStore store = open(settings().withCompress(compression))) {
+            store.enqueue(TestBatches.raw(0, 500));
+        }
+        assertRows(readAll(dir), 0, 500);
+        List<Object[]> codecs = DuckDb.query("SELECT DISTINCT compression FROM parquet_metadata('" + dir + "/*.parquet')");
+        String expected = compression == Compression.LZ4 ? "LZ4_RAW" : compression.name();
+        assertEquals(expected, String.valueOf(codecs.get(0)[0]).toUpperCase(), "codec in the file");
+    }
+
+    @Test
+    void rangeScanSkipsRowGroupsByStatisticsAndReturnsExactlyTheRange() throws Exception {
+        try (ParquetStore store = open(settings().withRowGroupBytes(ParquetSettings.MIN_ROW_GROUP_BYTES))) {
+            store.enqueue(TestBatches.raw(0, 20_000, 100));
+            store.enqueue(TestBatches.raw(20_000, 20_000, 100));
+            Eventually.await(() -> recorder.publishedCount() >= 1 && store.pendingInMemory() == 0, () -> "files");
+            StoredFile file = store.files().get(0);
+            long start = TestBatches.tsOf(1000);
+            long end = TestBatches.tsOf(1999);
+            try (FileScan scan = store.scan(file, start, end, List.of("offset"))) {
+                int groups = DuckDb.query("SELECT DISTINCT row_group_id FROM parquet_metadata('" + file.location().replace("file:", "") + "')").size();
+                assertTrue(groups > 4, "expected several row groups, got " + groups);
+                assertTrue(scan.rowGroupsToRead() < groups, scan.rowGroupsToRead() + " of " + groups + " row groups read");
+                assertEquals(List.of("ts", "offset"), scan.schema().columns().stream().map(Column::name).toList());
+                long expected = 1000;
+                for (ColumnBatch chunk = scan.next(); chunk != null; chunk = scan.next()) {
+                    assertTrue(chunk.rows() <= FileScan.CHUNK_ROWS);
+                    for (int r = chunk.start(); r < chunk.end(); r++) {
+                        assertEquals(expected++, chunk.longs("offset").get(r));
+                    }
+                }
+                assertEquals(2000, expected);
+            }
+            try (StoreScan scan = store.scan(TestBatches.tsOf(19_990), TestBatches.tsOf(20_009), List.of("data", "topic"))) {
+                List<Long> offsets = new ArrayList<>();
+                for (ColumnBatch chunk = scan.next(); chunk != null; chunk = scan.next()) {
+                    assertNull(chunk.vector("offset"));
+                    for (int r = chunk.start(); r < chunk.end(); r++) {
+                        offsets.add((chunk.longs("ts").get(r) - TestBatches.BASE_TS) * 10);
+                    }
+                }
+                assertEquals(20, offsets.size());
+            }
+        }
+    }
+
+    @Test
+    void batchesWithDifferentColumnsShareAFileWithTheUnionOfTheirColumns() throws Exception {
+        Schema a = Schema.of(Column.TS, Column.OFFSET, Column.required("0001", ColumnType.BINARY));
+        Schema b = Schema.of(Column.TS, Column.OFFSET, Column.required("0002", ColumnType.STRING));
+        ColumnBatch first = ColumnBatch.of(a, List.of(LongVector.of(new long[] {1, 2}), LongVector.of(new long[] {0, 1}),
+                BinaryVector.of(new byte[][] {{1}, {2}})), 2);
+        ColumnBatch second = ColumnBatch.of(b, List.of(LongVector.of(new long[] {3}), LongVector.of(new long[] {2}),
+                StringVector.of(new String[] {"x"})), 1);
+        ParquetStore store = open(settings());
+        TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(100, 1).columns);
+        store.enqueue(gate);
+        gate.entered.await();
+        store.enqueue(new TestBatches.Fixed(first));
+        store.enqueue(new TestBatches.Fixed(second));
+        gate.open.countDown();
+        store.close();
+        String file = recorder.published().get(1).location().replace("file:", "");
+        List<Object[]> rows = DuckDb.query("SELECT \"offset\", \"0001\", \"0002\" FROM read_parquet('" + file + "') ORDER BY 1");
+        assertEquals(3, rows.size());
+        assertArrayEquals(new byte[] {2}, (byte[]) rows.get(1)[1]);
+        assertNull(rows.get(1)[2]);
+        assertEquals("x", rows.get(2)[2]);
+        assertNull(rows.get(2)[1]);
+    }
+
+    @Test
+    void batchThePluginCannotEncodeIsDiscardedAndReported() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(new TestBatches.Fixed(null) {
+                @Override
+                public ColumnBatch encode() {
+                    throw new IllegalStateException("plugin bug on purpose");
+                }
+            });
+            store.enqueue(TestBatches.raw(0, 5));
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "the good batch");
+            assertEquals(1, recorder.discarded.size());
+            assertEquals(1, store.counter(StoreCounter.BATCHES_DISCARDED));
+            assertEquals(0, store.pendingInMemory());
+        }
+    }
+
+    @Test
+    void batchWithoutKeyColumnsIsRefused() throws Exception {
+        Schema noKeys = Schema.of(Column.required("data", ColumnType.BINARY));
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(new TestBatches.Fixed(ColumnBatch.of(noKeys, List.of(BinaryVector.of(new byte[][] {{1}})), 1)));
+            Eventually.await(() -> recorder.discarded.size() == 1, () -> "not discarded");
+        }
+        assertEquals(List.of(), parquetFiles());
+    }
+
+    @Test
+    void failedWritesAreRetriedUntilTheDirectoryComesBack() throws Exception {
+        ParquetStore store = open(settings());
+        Path moved = dir.resolveSibling(dir.getFileName() + "-away");
+        Files.move(dir, moved);
+        Files.writeString(dir, "a file where the directory was");
+        store.enqueue(TestBatches.raw(0, 10));
+        Eventually.await(() -> store.counter(StoreCounter.WRITE_ERRORS) >= 1, () -> "no failed write");
+        assertFalse(store.hasRoom() && store.pendingInMemory() == 0);
+        Files.delete(dir);
+        Files.move(moved, dir);
+        Eventually.await(() -> recorder.publishedCount() == 1, () -> "not written after the directory came back");
+        store.close();
+        assertRows(readAll(dir), 0, 10);
+    }
+
+    @Test
+    void closeGivesUpAfterRetriesAndHandsBackWhatItCouldNotWrite() throws Exception {
+        ParquetStore store = open(settings());
+        Path moved = dir.resolveSibling(dir.getFileName() + "-gone");
+        Files.move(dir, moved);
+        Files.writeString(dir, "not a directory");
+        TestBatches.Fixed batch = TestBatches.raw(0, 10);
+        store.enqueue(batch);
+        store.close();
+        assertEquals(List.of(batch), recorder.unwritten);
+        assertEquals(1, store.counter(StoreCounter.BATCHES_UNWRITTEN));
+        assertTrue(store.counter(StoreCounter.WRITE_ERRORS) >= StoreWriter.CLOSING_ATTEMPTS);
+        assertThrows(IllegalStateException.class, () -> store.enqueue(batch));
+    }
+
+    @Test
+    void queueCapacityCountsBatchesUntilTheirFileIsPublished() throws Exception {
+        ParquetStore store = open(settings().withQueueBatches(2));
+        TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(0, 1).columns);
+        store.enqueue(gate);
+        gate.entered.await();
+        assertTrue(store.hasRoom());
+        store.enqueue(TestBatches.raw(1, 1));
+        assertFalse(store.hasRoom(), "a batch being encoded still holds its place");
+        gate.open.countDown();
+        Eventually.await(store::hasRoom, () -> "room never came back");
+        store.close();
+        assertRows(readAll(dir), 0, 2);
+    }
+
+    @Test
+    void badSettingsNameTheirKey() {
+        assertKey("parquet.file_count", () -> settings().withFileCount(0));
+        assertKey("parquet.file_size", () -> settings().withFileSize(100));
+        assertKey("parquet.queue_batches", () -> settings().withQueueBatches(0));
+        assertKey("parquet.row_group_bytes", () -> settings().withRowGroupBytes(1));
+        assertKey("parquet.dir", () -> settings().withDir(" "));
+        assertKey("parquet.file_name_prefix", () -> settings().withFileNamePrefix("a/b"));
+        assertKey("parquet.file_name_prefix", () -> settings().withFileNamePrefix(".hidden"));
+        assertKey("parquet.compress", () -> Compression.of("brotli"));
+        assertKey("name", () -> new FileName("p", "a b"));
+        assertEquals(Compression.LZ4, Compression.of("LZ4"));
+    }
+
+    @Test
+    void directoryThatCannotBeCreatedNamesTheKey() throws IOException {
+        Path file = dir.resolve("plain-file");
+        Files.writeString(file, "x");
+        assertKey("parquet.dir", () -> {
+            try {
+                open(settings().withDir(file.resolve("sub").toString()));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+        assertKey("parquet.dir", () -> {
+            try {
+                open(settings().withDir("nosuchscheme://host/dir"));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    private static void assertKey(String key, Runnable action) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action::run);
+        assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+    }
+}
