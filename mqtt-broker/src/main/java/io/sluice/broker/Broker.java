@@ -1,18 +1,24 @@
 package io.sluice.broker;
 
 import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.retain.RetainedStore;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Router;
 import io.sluice.broker.security.Authenticator;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.session.SessionLimits;
 import io.sluice.broker.session.SessionRegistry;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -20,6 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * security and counters, shared by every connection of every listener.
  */
 public final class Broker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+    private static final long RETAINED_SWEEP_SECONDS = 60;
+
     private final MqttSettings settings;
     private final BrokerMetrics metrics = new BrokerMetrics();
     private final Router router;
@@ -28,17 +37,37 @@ public final class Broker implements AutoCloseable {
     private final Authenticator authenticator;
     private final Authorizer authorizer;
     private final AtomicInteger connectedClients = new AtomicInteger();
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final long startedMillis = System.currentTimeMillis();
 
     public Broker(MqttSettings settings, List<? extends Tap> taps, Authenticator authenticator,
                   Authorizer authorizer) throws InvalidTopicException {
+        this(settings, taps, authenticator, authorizer, SessionJournal.NONE, RetainedJournal.NONE);
+    }
+
+    /** A broker whose sessions and retained messages report their changes to the given journals. */
+    public Broker(MqttSettings settings, List<? extends Tap> taps, Authenticator authenticator,
+                  Authorizer authorizer, SessionJournal sessionJournal, RetainedJournal retainedJournal)
+            throws InvalidTopicException {
         this.settings = settings;
         this.authenticator = authenticator;
         this.authorizer = authorizer;
         this.timer = newTimer();
-        this.router = new Router(new RetainedStore(), taps, metrics);
+        this.router = new Router(new RetainedStore(retainedJournal), taps, metrics);
         SessionLimits limits = new SessionLimits(settings.maxMqueueLen(), settings.maxMqueueBytes(),
                 settings.queueQos0());
-        this.sessions = new SessionRegistry(router, limits, metrics, timer);
+        this.sessions = new SessionRegistry(router, limits, metrics, timer, sessionJournal);
+        timer.scheduleWithFixedDelay(this::purgeExpiredRetained, RETAINED_SWEEP_SECONDS, RETAINED_SWEEP_SECONDS,
+                TimeUnit.SECONDS);
+    }
+
+    /** Retained messages expire lazily when matched; this sweep removes the ones nobody asks for. */
+    private void purgeExpiredRetained() {
+        try {
+            router.retained().purgeExpired(System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            LOG.error("sweeping expired retained messages failed", e);
+        }
     }
 
     /** A broker that lets everyone in and captures nothing; for tests and embedding. */
@@ -92,6 +121,16 @@ public final class Broker implements AutoCloseable {
     /** Connections that completed CONNECT and have not closed; maintained by the connections. */
     public AtomicInteger connectedClients() {
         return connectedClients;
+    }
+
+    /** Network connections open on all listeners, before or after CONNECT; what {@code mqtt.max_connections} bounds. */
+    public AtomicInteger openConnections() {
+        return openConnections;
+    }
+
+    /** When this broker was created, epoch milliseconds; the origin of its uptime. */
+    public long startedMillis() {
+        return startedMillis;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.sluice.broker;
 
+import io.sluice.broker.limits.Rate;
+
 /**
  * Protocol limits and behaviour of the broker, the {@code mqtt { }} block of the configuration.
  * Values are validated when the record is built; a bad one throws with the key's name.
@@ -19,11 +21,17 @@ package io.sluice.broker;
  *                                 offline (0 = never expires)
  * @param maxSessionExpiryInterval {@code max_session_expiry_interval}: cap on what MQTT 5 clients ask (0 = none)
  * @param connectTimeoutMillis     {@code connect_timeout}: how long a new connection may take to send CONNECT
+ * @param maxConnections           {@code max_connections}: open connections on all listeners together (0 = unlimited)
+ * @param maxSubscriptions         {@code max_subscriptions}: subscriptions one client may hold (0 = unlimited)
+ * @param maxTopicLevels           {@code max_topic_levels}: levels of a topic name or filter (0 = unlimited)
+ * @param messagesRate             {@code messages_rate}: PUBLISH packets one client may send, e.g. {@code 20/s}
+ * @param bytesRate                {@code bytes_rate}: PUBLISH payload bytes one client may send, e.g. {@code 1MB/s}
  */
 public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBytes, boolean queueQos0,
                            int maxInflightWindow, int receiveMaximum, int topicAliasMaximum, int maxKeepalive,
                            double keepaliveMultiplier, long retryIntervalMillis, long sessionExpiryInterval,
-                           long maxSessionExpiryInterval, long connectTimeoutMillis) {
+                           long maxSessionExpiryInterval, long connectTimeoutMillis, int maxConnections,
+                           int maxSubscriptions, int maxTopicLevels, Rate messagesRate, Rate bytesRate) {
 
     /** The defaults documented in the README. */
     public static MqttSettings defaults() {
@@ -50,6 +58,11 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         private long sessionExpiryInterval = 7200;
         private long maxSessionExpiryInterval;
         private long connectTimeoutMillis = 10_000;
+        private int maxConnections;
+        private int maxSubscriptions;
+        private int maxTopicLevels = 128;
+        private Rate messagesRate = Rate.UNLIMITED;
+        private Rate bytesRate = Rate.UNLIMITED;
 
         private Builder() {
         }
@@ -119,11 +132,37 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
             return this;
         }
 
+        public Builder maxConnections(int v) {
+            maxConnections = v;
+            return this;
+        }
+
+        public Builder maxSubscriptions(int v) {
+            maxSubscriptions = v;
+            return this;
+        }
+
+        public Builder maxTopicLevels(int v) {
+            maxTopicLevels = v;
+            return this;
+        }
+
+        public Builder messagesRate(Rate v) {
+            messagesRate = v;
+            return this;
+        }
+
+        public Builder bytesRate(Rate v) {
+            bytesRate = v;
+            return this;
+        }
+
         /** Validates and builds; throws IllegalArgumentException naming the key of a bad value. */
         public MqttSettings build() {
             return new MqttSettings(maxPacketSize, maxMqueueLen, maxMqueueBytes, queueQos0, maxInflightWindow,
                     receiveMaximum, topicAliasMaximum, maxKeepalive, keepaliveMultiplier, retryIntervalMillis,
-                    sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis);
+                    sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis, maxConnections,
+                    maxSubscriptions, maxTopicLevels, messagesRate, bytesRate);
         }
     }
 
@@ -148,6 +187,12 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         require(maxSessionExpiryInterval >= 0 && maxSessionExpiryInterval <= 0xFFFFFFFFL,
                 "max_session_expiry_interval", "must be between 0 and 4294967295 seconds", maxSessionExpiryInterval);
         require(connectTimeoutMillis >= 100, "connect_timeout", "must be at least 100 ms", connectTimeoutMillis);
+        require(maxConnections >= 0, "max_connections", "must be 0 (unlimited) or positive", maxConnections);
+        require(maxSubscriptions >= 0, "max_subscriptions", "must be 0 (unlimited) or positive", maxSubscriptions);
+        require(maxTopicLevels >= 0 && maxTopicLevels <= 65535, "max_topic_levels",
+                "must be between 0 (unlimited) and 65535", maxTopicLevels);
+        require(messagesRate != null, "messages_rate", "must be set", null);
+        require(bytesRate != null, "bytes_rate", "must be set", null);
     }
 
     private static void require(boolean ok, String key, String rule, Object value) {

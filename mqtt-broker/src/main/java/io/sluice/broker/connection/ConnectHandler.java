@@ -7,9 +7,11 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.broker.MqttSettings;
+import io.sluice.broker.limits.PublishThrottle;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.codec.Utf8;
 import io.sluice.broker.message.Message;
@@ -17,6 +19,8 @@ import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.TopicName;
+import io.sluice.broker.security.AuthExchange;
+import io.sluice.broker.security.Authenticator;
 import io.sluice.broker.security.ClientIdentity;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionRegistry;
@@ -31,15 +35,23 @@ import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUS
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_CLIENT_IDENTIFIER_NOT_VALID;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_PAYLOAD_FORMAT_INVALID;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_TOPIC_NAME_INVALID;
 
 /**
- * CONNECT and DISCONNECT (MQTT 5 §3.1, §3.14): checks the client's parameters, authenticates,
- * attaches the session (taking it over from another connection if need be), answers CONNACK,
- * arms the keepalive, and resends whatever the session still owes the client. Stateless.
+ * CONNECT and DISCONNECT (MQTT 5 §3.1, §3.14): checks the client's parameters, authenticates
+ * (user name and password, or a verified client certificate's CN; enhanced authentication is
+ * handed to {@link AuthHandler}), attaches the session (taking it over from another connection
+ * if need be), answers CONNACK, arms the keepalive, and resends whatever the session still owes
+ * the client. Stateless.
  */
 final class ConnectHandler {
+    /** What CONNECT asked for, kept until authentication completes. */
+    record Pending(MqttConnectVariableHeader header, Will will, boolean assignedId) {
+    }
+
     private ConnectHandler() {
     }
 
@@ -61,20 +73,11 @@ final class ConnectHandler {
             }
             clientId = "sluice-" + UUID.randomUUID();
         }
-        c.identity = new ClientIdentity(clientId, payload.userName(), c.remoteAddress());
-
-        if (props.getProperty(MqttProperties.AUTHENTICATION_METHOD) != null) {
-            c.refuse(CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD, "unsupported authentication method "
-                    + InboundProperties.string(props, MqttProperties.AUTHENTICATION_METHOD));
-            return false;
-        }
+        String certificateUser = c.certificateUsername();
+        c.identity = new ClientIdentity(clientId, certificateUser != null ? certificateUser : payload.userName(),
+                c.remoteAddress());
         if (!c.isMqtt5() && header.hasPassword() && !header.hasUserName()) {
             throw ProtocolViolation.protocolError("password without user name");
-        }
-        if (!c.broker.authenticator().authenticate(c.identity, payload.passwordInBytes())) {
-            c.refuse(c.isMqtt5() ? CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
-                    : CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD, "bad user name or password");
-            return false;
         }
         Will will;
         try {
@@ -89,11 +92,42 @@ final class ConnectHandler {
             c.refuse(CONNECTION_REFUSED_PAYLOAD_FORMAT_INVALID, e.getMessage());
             return false;
         }
-        if (will != null && !c.broker.authorizer().mayPublish(c.identity, will.message().topic())) {
-            will = null; // a will the client may not publish is never published; it does not refuse the client
+        return authenticate(c, new Pending(header, will, assigned), payload.passwordInBytes(), certificateUser != null);
+    }
+
+    /**
+     * Checks the password, or trusts a verified client certificate, or starts the enhanced
+     * authentication CONNECT asks for; returns true once the client is connected.
+     */
+    private static boolean authenticate(Connection c, Pending pending, byte[] password, boolean certified) {
+        MqttProperties props = pending.header().properties();
+        String method = InboundProperties.string(props, MqttProperties.AUTHENTICATION_METHOD);
+        if (method != null) {
+            return AuthHandler.start(c, pending, method, InboundProperties.binary(props,
+                    MqttProperties.AUTHENTICATION_DATA));
         }
-        accept(c, header, will, assigned);
+        if (!certified) {
+            Authenticator.Verdict verdict = c.broker.authenticator().authenticate(c.identity, password);
+            if (verdict != Authenticator.Verdict.ACCEPTED) {
+                refuseCredentials(c, verdict, verdict == Authenticator.Verdict.NOT_AUTHORIZED
+                        ? "no user name, and anonymous access is off"
+                        : "bad user name or password (user '" + c.identity.username() + "')");
+                return false;
+            }
+        }
+        accept(c, pending, null);
         return true;
+    }
+
+    /** Refuses CONNECT for failed authentication with the code the protocol version has for it. */
+    static void refuseCredentials(Connection c, Authenticator.Verdict verdict, String reason) {
+        c.broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED_AUTH);
+        boolean bad = verdict == Authenticator.Verdict.BAD_CREDENTIALS;
+        if (c.isMqtt5()) {
+            c.refuse(bad ? CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD : CONNECTION_REFUSED_NOT_AUTHORIZED_5, reason);
+        } else {
+            c.refuse(bad ? CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD : CONNECTION_REFUSED_NOT_AUTHORIZED, reason);
+        }
     }
 
     private static void readClientLimits(Connection c, MqttProperties props) throws ProtocolViolation {
@@ -128,7 +162,7 @@ final class ConnectHandler {
         if (header.willQos() > 2) {
             throw ProtocolViolation.malformed("will QoS " + header.willQos());
         }
-        TopicName.validate(payload.willTopic(), 0);
+        TopicName.validate(payload.willTopic(), c.broker.settings().maxTopicLevels());
         MqttProperties willProps = payload.willProperties();
         MessageProperties properties = InboundProperties.message(willProps);
         byte[] body = payload.willMessageInBytes();
@@ -141,7 +175,17 @@ final class ConnectHandler {
         return new Will(message, delay);
     }
 
-    private static void accept(Connection c, MqttConnectVariableHeader header, Will will, boolean assignedId) {
+    /**
+     * The client is authenticated: attach its session and answer CONNACK (with the exchange's
+     * final Authentication Data, if any). A will the client may not publish is dropped, not refused.
+     */
+    static void accept(Connection c, Pending pending, byte[] authData) {
+        MqttConnectVariableHeader header = pending.header();
+        boolean assignedId = pending.assignedId();
+        Will will = pending.will();
+        if (will != null && !c.broker.authorizer().mayPublish(c.identity, will.message().topic())) {
+            will = null;
+        }
         MqttSettings settings = c.broker.settings();
         long requestedExpiry = sessionExpiry(c, header, settings);
         long expiry = settings.maxSessionExpiryInterval() > 0
@@ -156,6 +200,7 @@ final class ConnectHandler {
         SessionRegistry.Attachment attachment = c.broker.sessions().attach(
                 c.identity.clientId(), header.isCleanSession(), expiry, c);
         c.session = attachment.session();
+        c.throttle = PublishThrottle.of(settings.messagesRate(), settings.bytesRate(), System.nanoTime());
         c.broker.connectedClients().incrementAndGet();
         c.broker.metrics().increment(BrokerCounter.CONNECTIONS_ACCEPTED);
 
@@ -164,6 +209,12 @@ final class ConnectHandler {
             addConnAckProperties(props, settings, expiry != requestedExpiry ? expiry : -1,
                     serverKeepAlive != keepAlive ? serverKeepAlive : -1,
                     assignedId ? c.identity.clientId() : null);
+            if (c.authMethod != null) {
+                props.add(new MqttProperties.StringProperty(MqttProperties.AUTHENTICATION_METHOD, c.authMethod));
+                if (authData != null) {
+                    props.add(new MqttProperties.BinaryProperty(MqttProperties.AUTHENTICATION_DATA, authData));
+                }
+            }
         }
         c.ctx.write(MqttMessageBuilders.connAck().returnCode(CONNECTION_ACCEPTED)
                 .sessionPresent(attachment.sessionPresent()).properties(props).build());

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectMessage;
@@ -22,11 +23,16 @@ import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
+import io.sluice.broker.limits.PublishThrottle;
 import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.security.AuthExchange;
+import io.sluice.broker.security.ClientCertificate;
 import io.sluice.broker.security.ClientIdentity;
 import io.sluice.broker.session.Outbox;
 import io.sluice.broker.session.Session;
@@ -35,13 +41,18 @@ import io.sluice.broker.session.Will;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLException;
 import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One client's network connection: the last handler of the pipeline, after the MQTT decoder and
  * encoder. It owns the connection state and dispatches each packet to the handler for its
- * concern ({@link ConnectHandler}, {@link PublishHandler}, {@link SubscribeHandler},
- * {@link OutboundFlow}); protocol violations thrown by those end up in {@link #violation}.
+ * concern ({@link ConnectHandler}, {@link AuthHandler}, {@link PublishHandler},
+ * {@link SubscribeHandler}, {@link OutboundFlow}); protocol violations thrown by those end up in
+ * {@link #violation}. A client over its publish rate has its reads paused here, and the packets
+ * already read wait, in order, until it is within its rate again.
  *
  * <p>Threading: everything here runs on the channel's event loop, except {@link #requestDrain}
  * and {@link #takenOver}, which other threads call and which only schedule work onto it.
@@ -54,6 +65,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     private static final AttributeKey<MqttVersion> CODEC_VERSION = AttributeKey.valueOf("NETTY_CODEC_MQTT_VERSION");
 
     final Broker broker;
+    /** {@code peer_cert_as_username}: the client certificate's CN is the user name and authenticates the client. */
+    final boolean peerCertAsUsername;
     final Outbox outbox = new Outbox();
     final OutboundFlow outbound;
     ChannelHandlerContext ctx;
@@ -67,12 +80,28 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     int clientReceiveMaximum = 65535;
     long clientMaximumPacketSize = Long.MAX_VALUE;
     boolean problemInformation = true;
+    /** The Authentication Method of CONNECT, or null; re-authentication must use the same. */
+    String authMethod;
+    /** An enhanced authentication in progress (before CONNACK, or a re-authentication), else null. */
+    AuthExchange authExchange;
+    /** What CONNECT asked for, kept while an enhanced authentication runs. */
+    ConnectHandler.Pending pending;
+    /** The publish rate limits, or null when there are none. */
+    PublishThrottle throttle;
 
     private boolean connected;
     private boolean closing;
+    private boolean readsPaused;
+    /** Packets already read when reads were paused, handled in order once the client is within its rate. */
+    private ArrayDeque<Object> deferred;
 
     public Connection(Broker broker) {
+        this(broker, false);
+    }
+
+    public Connection(Broker broker, boolean peerCertAsUsername) {
         this.broker = broker;
+        this.peerCertAsUsername = peerCertAsUsername;
         this.outbound = new OutboundFlow(this);
     }
 
@@ -99,6 +128,20 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
+        if (deferred != null && (readsPaused || !deferred.isEmpty()) && !isPing(msg)) {
+            deferred.add(msg); // keeps its reference until handled or the channel closes
+            return;
+        }
+        handle(msg);
+    }
+
+    /** A PINGREQ is answered even while reads are paused, so a throttled client does not think the broker gone. */
+    private boolean isPing(Object msg) {
+        return connected && msg instanceof MqttMessage m && m.decoderResult().isSuccess()
+                && m.fixedHeader().messageType() == MqttMessageType.PINGREQ;
+    }
+
+    private void handle(Object msg) {
         try {
             if (!closing) {
                 dispatch((MqttMessage) msg);
@@ -117,10 +160,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         }
         MqttMessageType type = msg.fixedHeader().messageType();
         if (!connected) {
-            if (type != MqttMessageType.CONNECT) {
-                throw ProtocolViolation.protocolError("the first packet must be CONNECT, got " + type);
-            }
-            connected = ConnectHandler.connect(this, (MqttConnectMessage) msg);
+            connected = beforeConnAck(type, msg);
             return;
         }
         switch (type) {
@@ -135,8 +175,75 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
                     MqttMessageType.PINGRESP, false, MqttQoS.AT_MOST_ONCE, false, 0)));
             case DISCONNECT -> ConnectHandler.disconnect(this, msg);
             case CONNECT -> throw ProtocolViolation.protocolError("a second CONNECT on one connection");
-            case AUTH -> throw ProtocolViolation.protocolError("AUTH without an authentication method in CONNECT");
+            case AUTH -> AuthHandler.reauthenticate(this, msg);
             default -> throw ProtocolViolation.protocolError(type + " may not be sent by a client");
+        }
+    }
+
+    /** CONNECT first; during an enhanced authentication only AUTH (or DISCONNECT). Returns true once connected. */
+    private boolean beforeConnAck(MqttMessageType type, MqttMessage msg) throws ProtocolViolation {
+        if (authExchange == null) {
+            if (type != MqttMessageType.CONNECT) {
+                throw ProtocolViolation.protocolError("the first packet must be CONNECT, got " + type);
+            }
+            return ConnectHandler.connect(this, (MqttConnectMessage) msg);
+        }
+        return switch (type) {
+            case AUTH -> AuthHandler.proceed(this, msg);
+            case DISCONNECT -> {
+                closeNormally();
+                yield false;
+            }
+            default -> throw ProtocolViolation.protocolError(type + " during authentication, before CONNACK");
+        };
+    }
+
+    /**
+     * With {@code peer_cert_as_username}, the common name of the verified client certificate;
+     * null if the listener does not use it or the client sent no certificate.
+     */
+    String certificateUsername() {
+        SslHandler ssl = peerCertAsUsername ? ctx.pipeline().get(SslHandler.class) : null;
+        return ssl == null ? null : ClientCertificate.commonName(ssl.engine().getSession());
+    }
+
+    /**
+     * The client sent more than its publish rate allows: stop reading its socket for
+     * {@code nanos} (TCP pushes back on the client) and hold back the packets already read, then
+     * carry on once it is within its rate. The packets held back are at most what one socket
+     * read brought in, because the read loop stops as soon as auto-read is off.
+     */
+    void pauseReads(long nanos) {
+        if (readsPaused) {
+            return; // the pending resume re-checks the debt
+        }
+        readsPaused = true;
+        if (deferred == null) {
+            deferred = new ArrayDeque<>();
+        }
+        broker.metrics().increment(BrokerCounter.PUBLISH_THROTTLED);
+        RefusalLog.log("pausing reads of client '{}' from {} for {} ms: over its publish rate", clientId(),
+                remoteAddress(), TimeUnit.NANOSECONDS.toMillis(nanos));
+        ctx.channel().config().setAutoRead(false);
+        ctx.executor().schedule(this::resumeReads, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void resumeReads() {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        long more = throttle.pauseNanos(System.nanoTime());
+        if (more > 0) {
+            ctx.executor().schedule(this::resumeReads, more, TimeUnit.NANOSECONDS);
+            return;
+        }
+        readsPaused = false;
+        while (!readsPaused && !deferred.isEmpty()) {
+            handle(deferred.poll()); // a PUBLISH among them may pause again
+        }
+        ctx.flush();
+        if (!readsPaused) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 
@@ -172,6 +279,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     /** Refuses a CONNECT with {@code code} (valid for the connection's protocol version) and closes. */
     void refuse(MqttConnectReturnCode code, String reason) {
         broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED);
+        authExchange = null;
         RefusalLog.log("refused client '{}' from {}: {} ({})", clientId(), remoteAddress(), reason, code);
         MqttConnAckMessage connAck = MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false)
                 .properties(MqttProperties.NO_PROPERTIES).build();
@@ -238,7 +346,19 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
+        if (event instanceof SslHandshakeCompletionEvent handshake) {
+            if (!handshake.isSuccess()) {
+                closing = true;
+                broker.metrics().increment(BrokerCounter.TLS_HANDSHAKES_FAILED);
+                RefusalLog.log("TLS handshake with {} failed: {}", remoteAddress(), handshake.cause().toString());
+            }
+            context.fireUserEventTriggered(event);
+            return;
+        }
         if (event instanceof IdleStateEvent) {
+            if (readsPaused) {
+                return; // silent because we stopped reading it, not because it went away
+            }
             if (!connected) {
                 closeWithLog("no CONNECT within " + broker.settings().connectTimeoutMillis() + " ms");
                 return;
@@ -252,7 +372,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        if (!closing) {
+        boolean tlsFailure = cause instanceof DecoderException && cause.getCause() instanceof SSLException;
+        if (!closing && !tlsFailure) { // a failed TLS handshake was counted and logged as an event
             LOG.info("connection of client '{}' from {} failed: {}", clientId(), remoteAddress(), cause.toString());
             LOG.debug("connection failure detail", cause);
         }
@@ -262,6 +383,10 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelInactive(ChannelHandlerContext context) {
+        if (deferred != null) {
+            deferred.forEach(ReferenceCountUtil::release);
+            deferred.clear();
+        }
         if (session != null) {
             broker.connectedClients().decrementAndGet();
             broker.sessions().detach(session, this, will);

@@ -12,11 +12,13 @@ import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.TopicName;
+import io.sluice.broker.security.Authorizer;
 
 /**
- * Inbound PUBLISH and PUBREL (MQTT 5 §3.3, §3.6): resolves topic aliases, enforces the server's
- * Receive Maximum, validates, authorises, copies the payload once into a {@link Message} the
- * broker owns, routes it and acknowledges. QoS 2 uses "method B": the message is routed when
+ * Inbound PUBLISH and PUBREL (MQTT 5 §3.3, §3.6): charges the client's publish rate, resolves
+ * topic aliases, enforces the server's Receive Maximum, validates, authorises, copies the payload
+ * once into a {@link Message} the broker owns, routes it and acknowledges. A client over its rate
+ * is paused, never refused. QoS 2 uses "method B": the message is routed when
  * PUBLISH arrives and its packet id is remembered until PUBREL, so a resent PUBLISH is not
  * routed twice. Stateless.
  */
@@ -32,6 +34,12 @@ final class PublishHandler {
 
     static void publish(Connection c, MqttPublishMessage msg) throws ProtocolViolation {
         c.broker.metrics().increment(BrokerCounter.MESSAGES_RECEIVED);
+        if (c.throttle != null) {
+            long pause = c.throttle.charge(msg.content().readableBytes(), System.nanoTime());
+            if (pause > 0) {
+                c.pauseReads(pause); // this packet is still handled; the ones after it wait
+            }
+        }
         MqttPublishVariableHeader header = msg.variableHeader();
         int qos = msg.fixedHeader().qosLevel().value();
         int packetId = header.packetId();
@@ -42,19 +50,20 @@ final class PublishHandler {
                     "more than " + c.broker.settings().receiveMaximum() + " QoS 2 messages awaiting PUBREL");
         }
         try {
-            TopicName.validate(topic, 0);
+            TopicName.validate(topic, c.broker.settings().maxTopicLevels());
         } catch (InvalidTopicException e) {
-            reject(c, qos, packetId, TOPIC_NAME_INVALID, e.getMessage());
+            reject(c, qos, packetId, TOPIC_NAME_INVALID, BrokerCounter.PUBLISH_DROPPED_INVALID, e.getMessage());
             return;
         }
         byte[] payload = ByteBufUtil.getBytes(msg.content());
         MessageProperties properties = c.isMqtt5() ? InboundProperties.message(props) : MessageProperties.NONE;
         if (properties.payloadFormat() == 1 && !Utf8.isValid(payload)) {
-            reject(c, qos, packetId, PAYLOAD_FORMAT_INVALID, "payload is not the UTF-8 its format indicator claims");
+            reject(c, qos, packetId, PAYLOAD_FORMAT_INVALID, BrokerCounter.PUBLISH_DROPPED_INVALID,
+                    "payload is not the UTF-8 its format indicator claims");
             return;
         }
         if (!mayPublish(c, topic)) {
-            reject(c, qos, packetId, NOT_AUTHORIZED, "not authorised to publish to '" + topic + "'");
+            denied(c, qos, packetId, topic);
             return;
         }
         Message message = new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties,
@@ -88,12 +97,25 @@ final class PublishHandler {
         return !topic.startsWith("$SYS") && c.broker.authorizer().mayPublish(c.identity, topic);
     }
 
+    /** A PUBLISH the ACL refuses: dropped like any rejected one, or the end of the connection (deny_action). */
+    private static void denied(Connection c, int qos, int packetId, String topic) {
+        String reason = "not authorised to publish to '" + topic + "'";
+        if (c.broker.authorizer().denyAction() == Authorizer.DenyAction.DISCONNECT) {
+            c.broker.metrics().increment(BrokerCounter.PUBLISH_DENIED);
+            c.broker.metrics().increment(BrokerCounter.DISCONNECTS_NOT_AUTHORIZED);
+            c.disconnect(MqttReasonCodes.Disconnect.NOT_AUTHORIZED, reason);
+            return;
+        }
+        reject(c, qos, packetId, NOT_AUTHORIZED, BrokerCounter.PUBLISH_DENIED, reason);
+    }
+
     /**
      * A PUBLISH the broker will not route. MQTT 5 QoS 1/2 publishers learn why from the reason
      * code; QoS 0 and MQTT 3.x publishers are acknowledged plainly so that they do not resend.
      */
-    private static void reject(Connection c, int qos, int packetId, byte reasonCode, String reason) {
-        c.broker.metrics().increment(BrokerCounter.PUBLISH_DROPPED_INVALID);
+    private static void reject(Connection c, int qos, int packetId, byte reasonCode, BrokerCounter counter,
+                               String reason) {
+        c.broker.metrics().increment(counter);
         RefusalLog.log("dropped PUBLISH of client '{}' from {}: {}", c.clientId(), c.remoteAddress(), reason);
         int code = c.isMqtt5() ? reasonCode & 0xFF : SUCCESS;
         if (qos == 1) {

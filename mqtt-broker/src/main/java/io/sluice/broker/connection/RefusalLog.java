@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * fleet must not turn the log into the bottleneck. Lines over the budget are counted and the
  * count is reported with the next line that gets through. Thread-safe and lock-free.
  */
-final class RefusalLog {
+public final class RefusalLog {
     static final int LINES_PER_SECOND = 20;
     private static final Logger LOG = LoggerFactory.getLogger("io.sluice.broker.refusals");
 
@@ -22,7 +22,8 @@ final class RefusalLog {
     private RefusalLog() {
     }
 
-    static void log(String format, Object... args) {
+    /** Logs one line unless this second's budget is spent; {@code format} is an SLF4J pattern. */
+    public static void log(String format, Object... args) {
         long second = System.nanoTime() / 1_000_000_000L;
         long current = window.get();
         if (current != second && window.compareAndSet(current, second)) {

@@ -13,8 +13,10 @@ import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.netty.handler.codec.mqtt.MqttUnsubAckMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
+import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.message.Delivery;
+import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Subscription;
 import io.sluice.broker.routing.TopicFilter;
@@ -23,14 +25,16 @@ import io.sluice.broker.session.Session;
 import java.util.List;
 
 /**
- * SUBSCRIBE and UNSUBSCRIBE (MQTT 5 §3.8, §3.10): validates and authorises each filter, records
- * it in the session and the router, answers with one reason code per filter, and queues the
+ * SUBSCRIBE and UNSUBSCRIBE (MQTT 5 §3.8, §3.10): validates and authorises each filter, holds
+ * each client to {@code max_subscriptions} and {@code max_topic_levels}, records it in the
+ * session and the router, answers with one reason code per filter, and queues the
  * retained messages the subscription's retain handling asks for, after the SUBACK. Stateless.
  */
 final class SubscribeHandler {
     private static final int FAILURE_V3 = 0x80;
     private static final int NOT_AUTHORIZED = 0x87;
     private static final int TOPIC_FILTER_INVALID = 0x8F;
+    private static final int QUOTA_EXCEEDED = 0x97;
     private static final int NO_SUBSCRIPTION_EXISTED = 0x11;
 
     private SubscribeHandler() {
@@ -70,10 +74,12 @@ final class SubscribeHandler {
     private static int subscribeOne(Connection c, MqttTopicSubscription request, int identifier)
             throws ProtocolViolation {
         MqttSubscriptionOption option = request.option();
+        MqttSettings settings = c.broker.settings();
         TopicFilter filter;
         try {
-            filter = TopicFilter.parse(request.topicFilter(), 0);
+            filter = TopicFilter.parse(request.topicFilter(), settings.maxTopicLevels());
         } catch (InvalidTopicException e) {
+            c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_REFUSED_INVALID);
             RefusalLog.log("refused subscription of client '{}' from {}: {}", c.clientId(), c.remoteAddress(),
                     e.getMessage());
             return c.isMqtt5() ? TOPIC_FILTER_INVALID : FAILURE_V3;
@@ -82,14 +88,22 @@ final class SubscribeHandler {
             throw ProtocolViolation.protocolError("No Local on shared subscription " + filter);
         }
         if (!c.broker.authorizer().maySubscribe(c.identity, filter.filter())) {
+            c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_DENIED);
             RefusalLog.log("refused subscription of client '{}' from {} to '{}': not authorised",
                     c.clientId(), c.remoteAddress(), filter);
             return c.isMqtt5() ? NOT_AUTHORIZED : FAILURE_V3;
         }
+        Session session = c.session;
+        int max = settings.maxSubscriptions();
+        if (max > 0 && !session.hasSubscription(filter.raw()) && session.subscriptionCount() >= max) {
+            c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_REFUSED_QUOTA);
+            RefusalLog.log("refused subscription of client '{}' from {} to '{}': it holds max_subscriptions ({})",
+                    c.clientId(), c.remoteAddress(), filter, max);
+            return c.isMqtt5() ? QUOTA_EXCEEDED : FAILURE_V3;
+        }
         int qos = option.qos().value();
         Subscription subscription = new Subscription(filter, qos, option.isNoLocal(), option.isRetainAsPublished(),
                 option.retainHandling().value(), identifier);
-        Session session = c.session;
         session.putSubscription(subscription);
         boolean existed = c.broker.router().subscribe(session, subscription);
         queueRetained(c, subscription, existed);

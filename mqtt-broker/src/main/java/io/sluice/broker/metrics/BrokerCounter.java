@@ -4,6 +4,10 @@ package io.sluice.broker.metrics;
 public enum BrokerCounter {
     CONNECTIONS_ACCEPTED("connections accepted (CONNACK success)"),
     CONNECTIONS_REFUSED("connections refused at CONNECT"),
+    CONNECTIONS_REFUSED_AUTH("connections refused for bad credentials, a failed authentication or no anonymous access"),
+    CONNECTIONS_REFUSED_LIMIT("connections closed at accept because max_connections was reached"),
+    CONNECTIONS_REFUSED_RATE("connections closed at accept because max_conn_rate was exceeded"),
+    TLS_HANDSHAKES_FAILED("TLS handshakes that failed (bad or missing client certificate, protocol mismatch)"),
     DISCONNECTS_PROTOCOL_ERROR("connections closed for a malformed packet or a protocol violation"),
     DISCONNECTS_KEEPALIVE("connections closed because the keepalive expired"),
     TAKEOVERS("sessions taken over by a new connection with the same client id"),
@@ -17,6 +21,14 @@ public enum BrokerCounter {
     MESSAGES_DROPPED_NO_SUBSCRIBER("messages of a shared subscription that no member could take"),
     MESSAGES_EXPIRED("messages discarded because their Message Expiry Interval passed"),
     PUBLISH_DROPPED_INVALID("PUBLISH packets refused for an invalid topic or payload format"),
+    PUBLISH_DENIED("PUBLISH packets refused by the ACL"),
+    PUBLISH_THROTTLED("times a client's reads were paused for exceeding messages_rate or bytes_rate"),
+    SUBSCRIBE_DENIED("subscriptions refused by the ACL"),
+    SUBSCRIBE_REFUSED_INVALID("subscriptions refused for an invalid filter or too many topic levels"),
+    SUBSCRIBE_REFUSED_QUOTA("subscriptions refused because the client holds max_subscriptions already"),
+    DISCONNECTS_NOT_AUTHORIZED("connections closed for a denied PUBLISH (deny_action = disconnect) or a failed re-authentication"),
+    FILE_RELOADS("password, ACL or certificate files reloaded"),
+    FILE_RELOADS_FAILED("reloads that failed and kept the previous contents"),
     WILLS_PUBLISHED("will messages published"),
     SESSIONS_EXPIRED("sessions removed after their expiry interval");
 

@@ -21,30 +21,51 @@ public final class RetainedStore {
     private final Node root = new Node(null, "");
     private final AtomicInteger count = new AtomicInteger();
     private final Object writeLock = new Object();
+    private final RetainedJournal journal;
+
+    public RetainedStore() {
+        this(RetainedJournal.NONE);
+    }
+
+    public RetainedStore(RetainedJournal journal) {
+        this.journal = journal;
+    }
 
     /** Stores {@code message} as its topic's retained message; an empty payload deletes it (MQTT 5 §3.3.1.3). */
     public void put(Message message) {
-        String[] levels = TopicName.levels(message.topic());
         synchronized (writeLock) {
             if (message.payload().length == 0) {
-                remove(levels);
+                remove(message.topic());
                 return;
             }
-            Node node = root;
-            for (String level : levels) {
-                Node parent = node;
-                node = parent.children.computeIfAbsent(level, l -> new Node(parent, l));
-            }
-            if (node.message == null) {
-                count.incrementAndGet();
-            }
-            node.message = message.withRetain(true);
+            Message retained = message.withRetain(true);
+            store(retained);
+            journal.stored(retained);
         }
     }
 
-    private void remove(String[] levels) {
+    /** Puts back a message recovered after a restart; it is already in the journal. */
+    public void restore(Message message) {
+        synchronized (writeLock) {
+            store(message.withRetain(true));
+        }
+    }
+
+    private void store(Message message) {
         Node node = root;
-        for (String level : levels) {
+        for (String level : TopicName.levels(message.topic())) {
+            Node parent = node;
+            node = parent.children.computeIfAbsent(level, l -> new Node(parent, l));
+        }
+        if (node.message == null) {
+            count.incrementAndGet();
+        }
+        node.message = message;
+    }
+
+    private void remove(String topic) {
+        Node node = root;
+        for (String level : TopicName.levels(topic)) {
             node = node.children.get(level);
             if (node == null) {
                 return;
@@ -53,6 +74,7 @@ public final class RetainedStore {
         if (node.message != null) {
             node.message = null;
             count.decrementAndGet();
+            journal.removed(topic);
         }
         prune(node);
     }
@@ -132,12 +154,19 @@ public final class RetainedStore {
             if (node.message == message) {
                 node.message = null;
                 count.decrementAndGet();
+                journal.removed(message.topic());
                 prune(node);
             }
         }
     }
 
-    /** Visits every retained message (for persistence snapshots and metrics); expired ones are skipped. */
+    /** Removes every retained message whose expiry has passed; returns how many remain. */
+    public int purgeExpired(long nowMillis) {
+        forEach(nowMillis, message -> { });
+        return count.get();
+    }
+
+    /** Visits every retained message; expired ones are removed on the way. */
     public void forEach(long nowMillis, Consumer<Message> sink) {
         root.children.forEach((name, child) -> emitSubtree(child, nowMillis, sink));
     }

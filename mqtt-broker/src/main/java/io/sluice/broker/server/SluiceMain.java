@@ -5,12 +5,14 @@ import io.sluice.broker.server.config.ConfigLoader;
 import io.sluice.broker.server.config.SluiceConfig;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code bin/sluice [-c FILE]}: loads the configuration ({@code conf/sluice.conf} by default),
  * starts the server in the foreground, and stops it gracefully on SIGTERM or SIGINT. A bad
  * configuration exits with status 2 and one line naming the key and the problem.
+ * {@code bin/sluice passwd ...} edits a password file instead (see {@link PasswdCommand}).
  */
 public final class SluiceMain {
     static final String DEFAULT_CONFIG = "conf/sluice.conf";
@@ -19,12 +21,18 @@ public final class SluiceMain {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("passwd")) {
+            System.exit(PasswdCommand.run(Arrays.copyOfRange(args, 1, args.length), System.in, System.out,
+                    System.err));
+            return;
+        }
         Path file;
         try {
             file = configFile(args);
         } catch (IllegalArgumentException e) {
             System.err.println("sluice: " + e.getMessage());
             System.err.println("usage: sluice [-c FILE]");
+            System.err.println(PasswdCommand.USAGE);
             System.exit(64);
             return;
         }

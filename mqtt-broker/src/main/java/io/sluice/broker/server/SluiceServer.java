@@ -1,16 +1,31 @@
 package io.sluice.broker.server;
 
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
+import io.sluice.broker.metrics.BrokerCollector;
+import io.sluice.broker.metrics.MetricsServer;
+import io.sluice.broker.metrics.SysTopics;
+import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.server.config.ListenerConfig;
+import io.sluice.broker.server.config.MonitoringConfig;
 import io.sluice.broker.server.config.SluiceConfig;
 import io.sluice.broker.transport.EventLoops;
+import io.sluice.broker.transport.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
+import io.sluice.broker.transport.TlsContext;
+import io.sluice.broker.transport.TlsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * The running server: the broker engine, its listeners and whatever is wired to them. Built
@@ -20,32 +35,115 @@ import java.util.List;
 public final class SluiceServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
 
+    /** How often the password, ACL and certificate files are looked at for changes. */
+    private static final long RELOAD_POLL_MILLIS = 1_000;
+
     private final Broker broker;
     private final EventLoops loops;
     private final List<MqttListener> listeners = new ArrayList<>();
+    private final ReloadWatch reloads;
+    private final Map<TlsSettings, TlsContext> tlsContexts = new HashMap<>();
+    private final PrometheusRegistry metricsRegistry = new PrometheusRegistry();
+    private SysTopics sysTopics;
+    private MetricsServer metricsServer;
+    private volatile boolean stopping;
 
     private SluiceServer(Broker broker, EventLoops loops) {
         this.broker = broker;
         this.loops = loops;
+        this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
     }
 
     /** Starts everything the configuration describes; on failure, stops what already started. */
     public static SluiceServer start(SluiceConfig config) {
-        Broker broker = Broker.open(config.mqtt());
+        AccessControl access = AccessControl.load(config.auth());
+        Broker broker = newBroker(config, access);
         SluiceServer server = new SluiceServer(broker, new EventLoops(config.ioThreads()));
         try {
+            access.watch(server.reloads);
             for (ListenerConfig listener : config.listeners()) {
-                server.listeners.add(MqttListener.bind(listener.name(), listener.bind(), broker, server.loops));
+                server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
             }
+            server.reloads.start();
+            server.startMonitoring(config.monitoring());
         } catch (RuntimeException e) {
             server.close();
             throw e;
         }
         for (MqttListener listener : server.listeners) {
-            LOG.info("listener '{}' accepting MQTT on {} ({})", listener.name(), listener.localAddress(),
-                    server.loops.isEpoll() ? "epoll" : "nio");
+            LOG.info("listener '{}' accepting MQTT on {} ({}, {})", listener.name(), listener.localAddress(),
+                    listener.spec().scheme(), server.loops.isEpoll() ? "epoll" : "nio");
         }
         return server;
+    }
+
+    private static Broker newBroker(SluiceConfig config, AccessControl access) {
+        try {
+            return new Broker(config.mqtt(), List.of(), access.authenticator(), access.authorizer());
+        } catch (InvalidTopicException e) {
+            throw new IllegalStateException("invalid capture topic filter: " + e.getMessage(), e);
+        }
+    }
+
+    /** What the transport needs for {@code listener}; TLS contexts are shared (ssl and wss) and reloaded when their files change. */
+    private ListenerSpec spec(ListenerConfig listener) {
+        TlsContext tls = listener.tls() == null ? null : tlsContexts.computeIfAbsent(listener.tls(), settings -> {
+            try {
+                TlsContext context = new TlsContext(settings);
+                reloads.add("TLS certificate", context.files(), context::reload);
+                return context;
+            } catch (IOException e) {
+                throw new IllegalStateException("listeners.ssl: " + e.getMessage(), e);
+            }
+        });
+        return new ListenerSpec(listener.name(), listener.bind(), tls, listener.webSocketPath(),
+                listener.maxConnections(), listener.maxConnRate());
+    }
+
+    /** {@code $SYS} topics and, with {@code http_server}, {@code /metrics} and {@code /health}. */
+    private void startMonitoring(MonitoringConfig monitoring) {
+        sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
+        sysTopics.start();
+        metricsRegistry.register(new BrokerCollector(broker));
+        JvmMetrics.builder().register(metricsRegistry);
+        if (monitoring.httpServer()) {
+            metricsServer = MetricsServer.start(new InetSocketAddress(monitoring.httpPort()), metricsRegistry,
+                    () -> !stopping);
+            LOG.info("http_server serving /metrics and /health on {}", metricsServer.localAddress());
+        }
+    }
+
+    /** The version in the jar's Maven metadata; "dev" when running from classes. */
+    private static String version() {
+        try (InputStream in = SluiceServer.class.getResourceAsStream(
+                "/META-INF/maven/io.sluice/mqtt-broker/pom.properties")) {
+            if (in == null) {
+                return "dev";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "dev");
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
+
+    /** The {@code $SYS} publisher; add values (such as capture counters) with {@link SysTopics#addSource}. */
+    public SysTopics sysTopics() {
+        return sysTopics;
+    }
+
+    /** The registry {@code /metrics} serves; register further collectors (such as exchange metrics) here. */
+    public PrometheusRegistry metricsRegistry() {
+        return metricsRegistry;
+    }
+
+    /** Where {@code /metrics} and {@code /health} are served; throws if there is no {@code http_server}. */
+    public InetSocketAddress httpAddress() {
+        if (metricsServer == null) {
+            throw new IllegalStateException("no http_server is configured");
+        }
+        return metricsServer.localAddress();
     }
 
     public Broker broker() {
@@ -64,6 +162,14 @@ public final class SluiceServer implements AutoCloseable {
 
     @Override
     public void close() {
+        stopping = true;
+        reloads.close();
+        if (sysTopics != null) {
+            sysTopics.close();
+        }
+        if (metricsServer != null) {
+            metricsServer.close();
+        }
         for (MqttListener listener : listeners) {
             listener.close();
         }

@@ -1,48 +1,30 @@
 package io.sluice.broker.session;
 
-import io.sluice.broker.message.Delivery;
-
 import java.util.Collection;
 import java.util.LinkedHashMap;
 
 /**
- * Outbound QoS 1 and 2 messages sent to the client and not yet acknowledged, keyed by packet
+ * Outbound QoS 1 and 2 deliveries sent to the client and not yet acknowledged, keyed by packet
  * identifier, in the order they were sent so that a reconnect resends them in order (MQTT 5
  * §4.4). It also allocates packet identifiers: 1..65535, skipping those still in use. Not
  * thread-safe: the owning {@link Session}'s lock guards it.
  */
 final class InflightWindow {
-    /** Where one message is in the QoS 1 / QoS 2 exchange. */
-    enum State {
-        /** PUBLISH sent; waiting for PUBACK (QoS 1) or PUBREC (QoS 2). */
-        AWAITING_ACK,
-        /** PUBREC received and PUBREL sent; waiting for PUBCOMP. */
-        AWAITING_COMP
-    }
-
-    /** One unacknowledged message. Mutable state, guarded by the session lock. */
-    static final class Entry {
-        final int packetId;
-        final Delivery delivery;
-        State state = State.AWAITING_ACK;
-        long sentNanos;
-
-        Entry(int packetId, Delivery delivery) {
-            this.packetId = packetId;
-            this.delivery = delivery;
-        }
-    }
-
-    private final LinkedHashMap<Integer, Entry> entries = new LinkedHashMap<>();
+    private final LinkedHashMap<Integer, PendingDelivery> entries = new LinkedHashMap<>();
     private int lastPacketId;
 
-    /** Adds a delivery under a fresh packet identifier; the caller checked {@link #size()}. */
-    Entry add(Delivery delivery, long nowNanos) {
-        int id = nextFreeId();
-        Entry entry = new Entry(id, delivery);
-        entry.sentNanos = nowNanos;
-        entries.put(id, entry);
-        return entry;
+    /** Puts a delivery in flight under a fresh packet identifier; the caller checked {@link #size()}. */
+    void add(PendingDelivery delivery, long nowNanos) {
+        delivery.packetId = nextFreeId();
+        delivery.stage = DeliveryStage.AWAITING_ACK;
+        delivery.sentNanos = nowNanos;
+        entries.put(delivery.packetId, delivery);
+    }
+
+    /** Puts back a delivery that was in flight before a restart, under its own packet identifier. */
+    void restore(PendingDelivery delivery) {
+        entries.put(delivery.packetId, delivery);
+        lastPacketId = Math.max(lastPacketId, delivery.packetId);
     }
 
     private int nextFreeId() {
@@ -55,23 +37,19 @@ final class InflightWindow {
         return lastPacketId;
     }
 
-    Entry get(int packetId) {
+    PendingDelivery get(int packetId) {
         return entries.get(packetId);
     }
 
-    Entry remove(int packetId) {
+    PendingDelivery remove(int packetId) {
         return entries.remove(packetId);
     }
 
-    Collection<Entry> entries() {
+    Collection<PendingDelivery> entries() {
         return entries.values();
     }
 
     int size() {
         return entries.size();
-    }
-
-    void clear() {
-        entries.clear();
     }
 }

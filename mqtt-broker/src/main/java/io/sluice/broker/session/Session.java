@@ -7,8 +7,9 @@ import io.sluice.broker.routing.Subscriber;
 import io.sluice.broker.routing.Subscription;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,13 +17,18 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * The state MQTT keeps for one client id between and across its network connections
- * (MQTT 5 §4.1): subscriptions, messages queued for it, outbound QoS 1/2 messages not yet
+ * (MQTT 5 §4.1): subscriptions, deliveries queued for it, outbound QoS 1/2 deliveries not yet
  * acknowledged, inbound QoS 2 packet ids not yet released, and a delayed will.
  *
  * <p>Threading: every event loop may {@link #offer} to a session while its own connection's
  * event loop drains it and handles acknowledgements, so all state is guarded by this object's
  * monitor. Holding it is brief: offers append, drains move entries into an {@link Outbox} that
  * the connection encodes after the lock is released.
+ *
+ * <p>Persistence: a persistent session (expiry interval above 0) reports every change to its
+ * {@link SessionJournal} while holding the lock, so the journal sees one session's changes in
+ * order. Deliveries are journaled when they are QoS 1/2, or QoS 0 queued while offline; a QoS 0
+ * delivery to a connected client lives for microseconds and is not worth a disk write.
  */
 public final class Session implements Subscriber {
     /** Session Expiry Interval meaning "never expires" (MQTT 5 §3.1.2.11.2). */
@@ -30,23 +36,29 @@ public final class Session implements Subscriber {
 
     private final String clientId;
     private final BrokerMetrics metrics;
+    private final SessionJournal journal;
     private final boolean queueQos0;
     private final OutboundQueue queue;
     private final InflightWindow inflight = new InflightWindow();
     private final Set<Integer> inboundQos2 = new HashSet<>();
-    private final Map<String, Subscription> subscriptions = new HashMap<>();
+    private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
 
     private volatile SessionLink link;
     private volatile long expiryIntervalSeconds;
+    private long nextSeq;
+    private long disconnectedAtMillis;
     private boolean drainRequested;
     private Will pendingWill;
+    private long willDueAtMillis;
     private ScheduledFuture<?> willTask;
     private ScheduledFuture<?> expiryTask;
     private long dropped;
+    private boolean ended;
 
-    public Session(String clientId, SessionLimits limits, BrokerMetrics metrics) {
+    public Session(String clientId, SessionLimits limits, BrokerMetrics metrics, SessionJournal journal) {
         this.clientId = clientId;
         this.metrics = metrics;
+        this.journal = journal;
         this.queueQos0 = limits.queueQos0();
         this.queue = new OutboundQueue(limits.maxQueuedMessages(), limits.maxQueuedBytes());
     }
@@ -70,22 +82,47 @@ public final class Session implements Subscriber {
         return expiryIntervalSeconds;
     }
 
-    public void expiryIntervalSeconds(long seconds) {
+    /** Sets the expiry interval (CONNECT, or DISCONNECT in MQTT 5). */
+    public synchronized void expiryIntervalSeconds(long seconds) {
         this.expiryIntervalSeconds = seconds;
+        saveSnapshot();
+    }
+
+    private boolean journaled() {
+        return !ended && expiryIntervalSeconds > 0 && journal.enabled();
+    }
+
+    /**
+     * Marks the session as ended and tells the journal to forget it. Under the lock, so that
+     * every change reported before is forgotten too and nothing is reported after.
+     */
+    synchronized void end() {
+        if (!ended) {
+            ended = true;
+            if (journal.enabled()) {
+                journal.sessionEnded(clientId);
+            }
+        }
     }
 
     // ---- delivery, from any thread ----
 
     @Override
     public synchronized boolean offer(Delivery delivery) {
-        if (link == null && delivery.qos() == 0 && !queueQos0) {
+        boolean offline = link == null;
+        if (offline && delivery.qos() == 0 && !queueQos0) {
             metrics.increment(BrokerCounter.MESSAGES_DROPPED_OFFLINE_QOS0);
             return false;
         }
-        if (!queue.offer(delivery)) {
+        if (!queue.fits(delivery.message().weight())) {
             metrics.increment(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL);
             dropped++;
             return false;
+        }
+        PendingDelivery pending = new PendingDelivery(nextSeq++, delivery);
+        queue.add(pending);
+        if (delivery.qos() > 0 || offline) {
+            save(pending);
         }
         requestDrainLocked();
         return true;
@@ -96,6 +133,20 @@ public final class Session implements Subscriber {
         if (current != null && !drainRequested) {
             drainRequested = true;
             current.requestDrain();
+        }
+    }
+
+    private void save(PendingDelivery pending) {
+        if (journaled()) {
+            journal.deliverySaved(clientId, pending.stored());
+            pending.journaled = true;
+        }
+    }
+
+    private void forget(PendingDelivery pending) {
+        if (pending.journaled && !ended) {
+            journal.deliveryRemoved(clientId, pending.seq);
+            pending.journaled = false;
         }
     }
 
@@ -110,58 +161,62 @@ public final class Session implements Subscriber {
         drainRequested = false;
         long budget = budgetBytes;
         while (budget > 0) {
-            Delivery next = queue.peek();
+            PendingDelivery next = queue.peek();
             if (next == null) {
                 return false;
             }
-            if (next.message().isExpired(nowMillis)) {
-                queue.poll();
+            if (next.delivery.message().isExpired(nowMillis)) {
+                forget(queue.poll());
                 metrics.increment(BrokerCounter.MESSAGES_EXPIRED);
                 continue;
             }
-            if (next.qos() > 0 && inflight.size() >= window) {
+            if (next.delivery.qos() > 0 && inflight.size() >= window) {
                 return false; // an acknowledgement will free the window and drain again
             }
             queue.poll();
-            int packetId = next.qos() == 0 ? 0 : inflight.add(next, nowNanos).packetId;
-            out.publish(next, packetId, false);
-            budget -= next.message().weight();
+            if (next.delivery.qos() == 0) {
+                forget(next);
+            } else {
+                inflight.add(next, nowNanos);
+                save(next);
+            }
+            out.publish(next.delivery, next.packetId, false);
+            budget -= next.weight();
         }
         return !queue.isEmpty();
     }
 
-    /** After a reconnect: every unacknowledged message again, PUBLISH with DUP or PUBREL (MQTT 5 §4.4). */
+    /** After a reconnect: every unacknowledged delivery again, PUBLISH with DUP or PUBREL (MQTT 5 §4.4). */
     public synchronized void resendInflight(Outbox out, long nowNanos) {
-        for (InflightWindow.Entry entry : inflight.entries()) {
-            entry.sentNanos = nowNanos;
-            if (entry.state == InflightWindow.State.AWAITING_ACK) {
-                out.publish(entry.delivery, entry.packetId, true);
-            } else {
-                out.pubrel(entry.packetId);
-            }
+        for (PendingDelivery pending : inflight.entries()) {
+            resend(out, pending, nowNanos);
         }
     }
 
     /** MQTT 3.x retry: resends what has waited longer than {@code olderThanNanos} for its acknowledgement. */
     public synchronized void resendOverdue(Outbox out, long nowNanos, long olderThanNanos) {
-        for (InflightWindow.Entry entry : inflight.entries()) {
-            if (nowNanos - entry.sentNanos >= olderThanNanos) {
-                entry.sentNanos = nowNanos;
-                if (entry.state == InflightWindow.State.AWAITING_ACK) {
-                    out.publish(entry.delivery, entry.packetId, true);
-                } else {
-                    out.pubrel(entry.packetId);
-                }
+        for (PendingDelivery pending : inflight.entries()) {
+            if (nowNanos - pending.sentNanos >= olderThanNanos) {
+                resend(out, pending, nowNanos);
             }
         }
     }
 
-    // ---- acknowledgements of outbound messages, on the connection's event loop ----
+    private static void resend(Outbox out, PendingDelivery pending, long nowNanos) {
+        pending.sentNanos = nowNanos;
+        if (pending.stage == DeliveryStage.AWAITING_ACK) {
+            out.publish(pending.delivery, pending.packetId, true);
+        } else {
+            out.pubrel(pending.packetId);
+        }
+    }
 
-    /** PUBACK for a QoS 1 message; returns false if no such message was waiting. */
+    // ---- acknowledgements of outbound deliveries, on the connection's event loop ----
+
+    /** PUBACK for a QoS 1 delivery; returns false if no such delivery was waiting. */
     public synchronized boolean onPubAck(int packetId) {
-        InflightWindow.Entry entry = inflight.get(packetId);
-        if (entry == null || entry.delivery.qos() != 1) {
+        PendingDelivery pending = inflight.get(packetId);
+        if (pending == null || pending.delivery.qos() != 1) {
             return false;
         }
         complete(packetId);
@@ -172,26 +227,29 @@ public final class Session implements Subscriber {
     public enum PubRecOutcome { SEND_PUBREL, UNKNOWN_PACKET_ID, DONE }
 
     /**
-     * PUBREC for a QoS 2 message. A failure reason code ends the exchange (MQTT 5 §4.3.3);
-     * otherwise the message now waits for PUBCOMP and the caller sends PUBREL.
+     * PUBREC for a QoS 2 delivery. A failure reason code ends the exchange (MQTT 5 §4.3.3);
+     * otherwise the delivery now waits for PUBCOMP and the caller sends PUBREL.
      */
     public synchronized PubRecOutcome onPubRec(int packetId, boolean failed) {
-        InflightWindow.Entry entry = inflight.get(packetId);
-        if (entry == null || entry.delivery.qos() != 2) {
+        PendingDelivery pending = inflight.get(packetId);
+        if (pending == null || pending.delivery.qos() != 2) {
             return PubRecOutcome.UNKNOWN_PACKET_ID;
         }
         if (failed) {
             complete(packetId);
             return PubRecOutcome.DONE;
         }
-        entry.state = InflightWindow.State.AWAITING_COMP;
+        if (pending.stage != DeliveryStage.AWAITING_COMP) {
+            pending.stage = DeliveryStage.AWAITING_COMP;
+            save(pending);
+        }
         return PubRecOutcome.SEND_PUBREL;
     }
 
-    /** PUBCOMP for a QoS 2 message; returns false if no such message was waiting. */
+    /** PUBCOMP for a QoS 2 delivery; returns false if no such delivery was waiting. */
     public synchronized boolean onPubComp(int packetId) {
-        InflightWindow.Entry entry = inflight.get(packetId);
-        if (entry == null || entry.state != InflightWindow.State.AWAITING_COMP) {
+        PendingDelivery pending = inflight.get(packetId);
+        if (pending == null || pending.stage != DeliveryStage.AWAITING_COMP) {
             return false;
         }
         complete(packetId);
@@ -207,7 +265,10 @@ public final class Session implements Subscriber {
     }
 
     private void complete(int packetId) {
-        inflight.remove(packetId);
+        PendingDelivery pending = inflight.remove(packetId);
+        if (pending != null) {
+            forget(pending);
+        }
         if (!queue.isEmpty()) {
             requestDrainLocked();
         }
@@ -217,12 +278,20 @@ public final class Session implements Subscriber {
 
     /** Records an inbound QoS 2 PUBLISH; returns false if the id is already held (a resend: do not route again). */
     public synchronized boolean receiveQos2(int packetId) {
-        return inboundQos2.add(packetId);
+        boolean added = inboundQos2.add(packetId);
+        if (added && journaled()) {
+            journal.qos2Received(clientId, packetId);
+        }
+        return added;
     }
 
     /** PUBREL from the client; returns false if the packet id was unknown. */
     public synchronized boolean releaseQos2(int packetId) {
-        return inboundQos2.remove(packetId);
+        boolean removed = inboundQos2.remove(packetId);
+        if (removed && journaled()) {
+            journal.qos2Released(clientId, packetId);
+        }
+        return removed;
     }
 
     /** Inbound QoS 2 messages waiting for PUBREL; they count against the server's Receive Maximum. */
@@ -234,16 +303,27 @@ public final class Session implements Subscriber {
 
     /** Stores a subscription by its raw filter; returns the one it replaced, or null. */
     public synchronized Subscription putSubscription(Subscription subscription) {
-        return subscriptions.put(subscription.filter().raw(), subscription);
+        Subscription previous = subscriptions.put(subscription.filter().raw(), subscription);
+        saveSnapshot();
+        return previous;
     }
 
     /** Removes the subscription with this raw filter; returns it, or null. */
     public synchronized Subscription removeSubscription(String rawFilter) {
-        return subscriptions.remove(rawFilter);
+        Subscription removed = subscriptions.remove(rawFilter);
+        if (removed != null) {
+            saveSnapshot();
+        }
+        return removed;
     }
 
     public synchronized List<Subscription> subscriptions() {
         return new ArrayList<>(subscriptions.values());
+    }
+
+    /** Whether a subscription with this raw filter exists (subscribing again replaces it). */
+    public synchronized boolean hasSubscription(String rawFilter) {
+        return subscriptions.containsKey(rawFilter);
     }
 
     public synchronized int subscriptionCount() {
@@ -259,6 +339,9 @@ public final class Session implements Subscriber {
         drainRequested = false;
         cancelTimers();
         pendingWill = null;
+        willDueAtMillis = 0;
+        disconnectedAtMillis = 0;
+        saveSnapshot();
         return previous;
     }
 
@@ -271,42 +354,56 @@ public final class Session implements Subscriber {
     }
 
     /** Detaches {@code oldLink} if it is still the attached one; returns whether it was. */
-    synchronized boolean detach(SessionLink oldLink) {
+    synchronized boolean detach(SessionLink oldLink, long nowMillis) {
         if (link != oldLink) {
             return false;
         }
         link = null;
         drainRequested = false;
+        disconnectedAtMillis = nowMillis;
+        saveSnapshot();
         return true;
     }
 
     /** Takes out every delivery of a shared subscription not yet received by the client. */
     synchronized List<Delivery> takeSharedDeliveries() {
         List<Delivery> taken = new ArrayList<>();
-        queue.removeIf(d -> d.shareGroup() != null, taken::add);
-        List<Integer> ids = new ArrayList<>();
-        for (InflightWindow.Entry entry : inflight.entries()) {
-            if (entry.delivery.shareGroup() != null && entry.state == InflightWindow.State.AWAITING_ACK) {
-                taken.add(entry.delivery);
-                ids.add(entry.packetId);
+        queue.removeIf(p -> p.delivery.shareGroup() != null, p -> {
+            forget(p);
+            taken.add(p.delivery);
+        });
+        List<PendingDelivery> unreceived = new ArrayList<>();
+        for (PendingDelivery pending : inflight.entries()) {
+            if (pending.delivery.shareGroup() != null && pending.stage == DeliveryStage.AWAITING_ACK) {
+                unreceived.add(pending);
             }
         }
-        ids.forEach(inflight::remove);
+        for (PendingDelivery pending : unreceived) {
+            inflight.remove(pending.packetId);
+            forget(pending);
+            taken.add(pending.delivery);
+        }
         return taken;
     }
 
-    synchronized void pendingWill(Will will, ScheduledFuture<?> task) {
+    synchronized void pendingWill(Will will, long dueAtMillis, ScheduledFuture<?> task) {
         this.pendingWill = will;
+        this.willDueAtMillis = dueAtMillis;
         this.willTask = task;
+        saveSnapshot();
     }
 
     /** Removes and returns the delayed will, if one is pending. */
     synchronized Will takePendingWill() {
         Will will = pendingWill;
         pendingWill = null;
+        willDueAtMillis = 0;
         if (willTask != null) {
             willTask.cancel(false);
             willTask = null;
+        }
+        if (will != null) {
+            saveSnapshot();
         }
         return will;
     }
@@ -328,10 +425,66 @@ public final class Session implements Subscriber {
 
     /** Drops queued messages whose expiry has passed, so an offline queue does not hold them until reconnect. */
     synchronized int purgeExpired(long nowMillis) {
-        int purged = queue.removeIf(d -> d.message().isExpired(nowMillis), d -> { });
+        int purged = queue.removeIf(p -> p.delivery.message().isExpired(nowMillis), this::forget);
         metrics.add(BrokerCounter.MESSAGES_EXPIRED, purged);
         return purged;
     }
+
+    // ---- persistence ----
+
+    private void saveSnapshot() {
+        if (journaled()) {
+            journal.sessionSaved(snapshotLocked());
+        }
+    }
+
+    /** The session's metadata as the journal keeps it. */
+    public synchronized SessionSnapshot snapshot() {
+        return snapshotLocked();
+    }
+
+    private SessionSnapshot snapshotLocked() {
+        return new SessionSnapshot(clientId, expiryIntervalSeconds, disconnectedAtMillis,
+                new ArrayList<>(subscriptions.values()), pendingWill, willDueAtMillis);
+    }
+
+    /**
+     * Rebuilds what a restart recovered: offline since {@code snapshot.disconnectedAtMillis()},
+     * with its deliveries in sequence order and its inbound QoS 2 packet ids. Nothing is
+     * journaled again: it is already in the journal.
+     */
+    synchronized void restore(SessionSnapshot snapshot, Collection<StoredDelivery> deliveries,
+                              Collection<Integer> inboundPacketIds) {
+        expiryIntervalSeconds = snapshot.expiryInterval();
+        // Connected when the broker stopped: the connection ended with the broker, so count from now.
+        disconnectedAtMillis = snapshot.disconnectedAtMillis() == 0
+                ? System.currentTimeMillis() : snapshot.disconnectedAtMillis();
+        pendingWill = snapshot.pendingWill();
+        willDueAtMillis = snapshot.willDueAtMillis();
+        for (Subscription subscription : snapshot.subscriptions()) {
+            subscriptions.put(subscription.filter().raw(), subscription);
+        }
+        inboundQos2.addAll(inboundPacketIds);
+        for (StoredDelivery stored : deliveries) {
+            PendingDelivery pending = new PendingDelivery(stored.seq(), stored.delivery());
+            pending.journaled = true;
+            pending.packetId = stored.packetId();
+            pending.stage = stored.stage();
+            if (stored.stage() == DeliveryStage.QUEUED) {
+                queue.add(pending);
+            } else {
+                inflight.restore(pending);
+            }
+            nextSeq = Math.max(nextSeq, stored.seq() + 1);
+        }
+    }
+
+    /** When its last connection ended, for the expiry countdown; 0 while connected. */
+    synchronized long disconnectedAtMillis() {
+        return disconnectedAtMillis;
+    }
+
+    // ---- figures ----
 
     /** Messages queued and not yet sent. */
     public synchronized int queuedMessages() {

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Every session by client id, and the lifecycle around them: attaching a connection (with
  * atomic takeover), what happens when a connection ends (wills, shared-subscription hand-over,
- * expiry), and removing sessions whose expiry interval has passed.
+ * expiry), removing sessions whose expiry interval has passed, and rebuilding sessions after a
+ * restart.
  *
  * <p>Threading: called from every event loop and from the timer thread. The map's per-key
  * atomic {@code compute} makes "find or create, then attach" one step per client id, so two
@@ -32,13 +33,15 @@ public final class SessionRegistry {
     private final SessionLimits limits;
     private final BrokerMetrics metrics;
     private final ScheduledExecutorService timer;
+    private final SessionJournal journal;
 
     public SessionRegistry(Router router, SessionLimits limits, BrokerMetrics metrics,
-                           ScheduledExecutorService timer) {
+                           ScheduledExecutorService timer, SessionJournal journal) {
         this.router = router;
         this.limits = limits;
         this.metrics = metrics;
         this.timer = timer;
+        this.journal = journal;
         timer.scheduleWithFixedDelay(this::purgeExpired, PURGE_SECONDS, PURGE_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -75,10 +78,11 @@ public final class SessionRegistry {
             if (existing != null && cleanStart) {
                 discarded[0] = existing;
                 replaced[0] = existing.unlink();
+                existing.end(); // before the new session's first journal record under the same id
                 target = null;
             }
             if (target == null) {
-                target = new Session(id, limits, metrics);
+                target = new Session(id, limits, metrics, journal);
             } else {
                 present[0] = true;
             }
@@ -105,7 +109,8 @@ public final class SessionRegistry {
      * countdown; a session with expiry 0 ends now.
      */
     public void detach(Session session, SessionLink link, Will will) {
-        if (!session.detach(link)) {
+        long now = System.currentTimeMillis();
+        if (!session.detach(link, now)) {
             tookOver(session, will);
             return;
         }
@@ -122,10 +127,10 @@ public final class SessionRegistry {
             publishWill(will);
             return;
         }
-        scheduleWill(session, will, expiry);
-        if (expiry != Session.NEVER_EXPIRES) {
-            session.expiryTask(timer.schedule(() -> expire(session), expiry, TimeUnit.SECONDS));
+        if (will != null) {
+            scheduleWill(session, will, Math.min(will.delaySeconds(), expiry) * 1000L, now);
         }
+        scheduleExpiry(session, expiry == Session.NEVER_EXPIRES ? -1 : expiry * 1000L);
     }
 
     /** The old connection of a taken-over session ended: its will goes out unless the session lives on and the will is delayed. */
@@ -139,20 +144,23 @@ public final class SessionRegistry {
         }
     }
 
-    private void scheduleWill(Session session, Will will, long expirySeconds) {
-        if (will == null) {
-            return;
-        }
-        long delay = Math.min(will.delaySeconds(), expirySeconds);
-        if (delay == 0) {
+    private void scheduleWill(Session session, Will will, long delayMillis, long nowMillis) {
+        if (delayMillis <= 0) {
             publishWill(will);
             return;
         }
-        session.pendingWill(will, timer.schedule(() -> {
+        session.pendingWill(will, nowMillis + delayMillis, timer.schedule(() -> {
             if (!session.isOnline()) {
                 publishWill(session.takePendingWill());
             }
-        }, delay, TimeUnit.SECONDS));
+        }, delayMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /** Ends the session after {@code delayMillis} offline; a negative delay means never. */
+    private void scheduleExpiry(Session session, long delayMillis) {
+        if (delayMillis >= 0) {
+            session.expiryTask(timer.schedule(() -> expire(session), delayMillis, TimeUnit.MILLISECONDS));
+        }
     }
 
     private void expire(Session session) {
@@ -177,12 +185,14 @@ public final class SessionRegistry {
         return removed[0];
     }
 
-    /** Ends a session for good: its subscriptions go, and a pending will goes out now. */
+    /** Ends a session for good: its subscriptions go, its journal records go, and a pending will goes out now. */
     private void end(Session session) {
         for (Subscription subscription : session.subscriptions()) {
             router.unsubscribe(session, subscription.filter());
         }
-        publishWill(session.takePendingWill());
+        Will will = session.takePendingWill();
+        session.end();
+        publishWill(will);
     }
 
     private void publishWill(Will will) {
@@ -191,6 +201,48 @@ public final class SessionRegistry {
         }
         metrics.increment(BrokerCounter.WILLS_PUBLISHED);
         router.publish(will.messageAt(System.currentTimeMillis()));
+    }
+
+    // ---- restart ----
+
+    /**
+     * Puts back a session recovered from the state journal, offline, with its subscriptions in
+     * the router. Its expiry and delayed will resume counting from the times they were recorded;
+     * call {@link #resumeTimers} once every session is back, so that wills going out at once find
+     * every subscriber.
+     */
+    public Session restore(SessionSnapshot snapshot, Collection<StoredDelivery> deliveries,
+                           Collection<Integer> inboundQos2) {
+        Session session = new Session(snapshot.clientId(), limits, metrics, journal);
+        session.restore(snapshot, deliveries, inboundQos2);
+        for (Subscription subscription : snapshot.subscriptions()) {
+            router.subscribe(session, subscription);
+        }
+        sessions.put(snapshot.clientId(), session);
+        return session;
+    }
+
+    /** Restarts the expiry countdown and the delayed will of a restored session, from where they stood. */
+    public void resumeTimers(Session session, SessionSnapshot snapshot, long nowMillis) {
+        long disconnectedAt = session.disconnectedAtMillis();
+        if (snapshot.pendingWill() != null) {
+            long delay = snapshot.willDueAtMillis() - nowMillis;
+            if (delay <= 0) {
+                publishWill(session.takePendingWill()); // also clears it from the journal
+            } else {
+                scheduleWill(session, snapshot.pendingWill(), delay, nowMillis);
+            }
+        }
+        long expiry = snapshot.expiryInterval();
+        if (expiry == Session.NEVER_EXPIRES) {
+            return;
+        }
+        long remaining = disconnectedAt + expiry * 1000L - nowMillis;
+        if (remaining <= 0) {
+            expire(session); // expired while the broker was down: gone before any client can connect
+        } else {
+            scheduleExpiry(session, remaining);
+        }
     }
 
     /** The session of {@code clientId}, or null. */

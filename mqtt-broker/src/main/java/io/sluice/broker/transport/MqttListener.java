@@ -8,39 +8,68 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
 import io.sluice.broker.connection.Connection;
+import io.sluice.broker.limits.ConnectionLimiter;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A bound MQTT listener: accepts TCP connections and gives each the MQTT pipeline
- * (byte counter, decoder, encoder, idle timer, {@link Connection}).
+ * A bound MQTT listener: admits each TCP connection against the connection limits, then gives
+ * it the MQTT pipeline (byte counter, decoder, encoder, idle timer, {@link Connection}), behind
+ * TLS and/or a WebSocket when the {@link ListenerSpec} asks for them:
+ * <pre>
+ * [tls] [http codec, aggregator, WebSocket handshake, {@link WebSocketFrames}] traffic decoder encoder idle mqtt
+ * </pre>
  */
 public final class MqttListener implements AutoCloseable {
     /** Each connection's write buffer: beyond the high mark the session queue holds messages instead. */
     private static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(32 * 1024, 128 * 1024);
     /** Client ids may be long in practice; MQTT 3.1's 23-character limit is not enforced. */
     private static final int MAX_CLIENT_ID_LENGTH = 65535;
+    /** WebSocket subprotocols of MQTT 5 §6 and 3.1.1 §6, and of MQTT 3.1 clients. */
+    private static final String SUBPROTOCOLS = "mqtt,mqttv3.1";
+    /** Enough for the HTTP upgrade request; WebSocket frames are not aggregated. */
+    private static final int MAX_HANDSHAKE_BYTES = 16 * 1024;
 
     private final String name;
     private final Channel serverChannel;
     private final ChannelGroup connections;
 
-    private MqttListener(String name, Channel serverChannel, ChannelGroup connections) {
-        this.name = name;
+    private final ListenerSpec spec;
+    private final ConnectionLimiter limiter;
+
+    private MqttListener(ListenerSpec spec, Channel serverChannel, ChannelGroup connections,
+                         ConnectionLimiter limiter) {
+        this.name = spec.name();
+        this.spec = spec;
         this.serverChannel = serverChannel;
         this.connections = connections;
+        this.limiter = limiter;
     }
 
-    /** Binds {@code address}; throws with the listener's name and address if the port cannot be bound. */
+    /** Binds a plain TCP listener on {@code address}. */
     public static MqttListener bind(String name, InetSocketAddress address, Broker broker, EventLoops loops) {
+        return bind(ListenerSpec.tcp(name, address), broker, loops);
+    }
+
+    /** Binds the listener {@code spec} describes; throws with the listener's name and address if the port cannot be bound. */
+    public static MqttListener bind(ListenerSpec spec, Broker broker, EventLoops loops) {
+        String name = spec.name();
+        InetSocketAddress address = spec.address();
         TrafficCounter traffic = new TrafficCounter(broker.metrics());
+        WebSocketFrames frames = new WebSocketFrames(broker.metrics());
+        ConnectionLimiter limiter = new ConnectionLimiter(name, broker.openConnections(),
+                broker.settings().maxConnections(), spec.maxConnections(), spec.maxConnRate(), broker.metrics());
         ChannelGroup connections = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.acceptor(), loops.workers())
@@ -52,26 +81,59 @@ public final class MqttListener implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (!limiter.admit(ch)) {
+                            return;
+                        }
                         connections.add(ch);
                         ChannelPipeline p = ch.pipeline();
+                        if (spec.tls() != null) {
+                            p.addLast("tls", spec.tls().newHandler(ch.alloc()));
+                        }
+                        if (spec.webSocketPath() != null) {
+                            addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
+                        }
                         p.addLast("traffic", traffic);
                         p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
                         p.addLast("encoder", MqttEncoder.INSTANCE);
                         p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
                                 TimeUnit.MILLISECONDS));
-                        p.addLast("mqtt", new Connection(broker));
+                        p.addLast("mqtt", new Connection(broker, spec.peerCertAsUsername()));
                     }
                 });
         try {
             Channel channel = bootstrap.bind(address).syncUninterruptibly().channel();
-            return new MqttListener(name, channel, connections);
+            return new MqttListener(spec, channel, connections, limiter);
         } catch (RuntimeException e) {
             throw new IllegalStateException("listener '" + name + "' cannot bind " + address + ": " + e.getMessage(), e);
         }
     }
 
+    /** HTTP upgrade at {@code path} with subprotocol {@code mqtt}; then frames in, bytes out (and back). */
+    private static void addWebSocket(ChannelPipeline p, String path, int maxPacketSize, WebSocketFrames frames) {
+        WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
+                .websocketPath(path)
+                .subprotocols(SUBPROTOCOLS)
+                .checkStartsWith(false)
+                // A frame may carry a whole packet of the largest size allowed, plus its header.
+                .maxFramePayloadLength(Math.max(maxPacketSize + 8, 64 * 1024))
+                .build();
+        p.addLast("http", new HttpServerCodec());
+        p.addLast("http-aggregator", new HttpObjectAggregator(MAX_HANDSHAKE_BYTES));
+        p.addLast("websocket", new WebSocketServerProtocolHandler(config));
+        p.addLast("websocket-frames", frames);
+    }
+
     public String name() {
         return name;
+    }
+
+    public ListenerSpec spec() {
+        return spec;
+    }
+
+    /** Connections open on this listener now. */
+    public int openConnections() {
+        return limiter.open();
     }
 
     /** The bound address; with port 0 requested, the port the OS chose. */

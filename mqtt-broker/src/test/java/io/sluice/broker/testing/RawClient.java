@@ -140,12 +140,25 @@ public final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     RawClient(String host, int port) {
+        this(open(host, port));
+    }
+
+    /** A client over a socket the test opened itself, e.g. a TLS one. */
+    public RawClient(Socket socket) {
         try {
-            socket = new Socket(host, port);
+            this.socket = socket;
             socket.setSoTimeout(5_000);
             socket.setTcpNoDelay(true);
             in = new DataInputStream(socket.getInputStream());
             out = socket.getOutputStream();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot use " + socket, e);
+        }
+    }
+
+    private static Socket open(String host, int port) {
+        try {
+            return new Socket(host, port);
         } catch (IOException e) {
             throw new IllegalStateException("cannot connect to " + host + ":" + port, e);
         }

@@ -3,6 +3,7 @@ package io.sluice.broker.testing;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.transport.EventLoops;
+import io.sluice.broker.transport.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
 
 import java.net.InetSocketAddress;
@@ -14,10 +15,20 @@ public final class TestBroker implements AutoCloseable {
     private final MqttListener listener;
 
     public TestBroker(Broker broker) {
+        this(broker, ListenerSpec.tcp("tcp", loopback()));
+    }
+
+    /** A broker behind the listener {@code spec} describes (bind it to {@link #loopback()}). */
+    public TestBroker(Broker broker, ListenerSpec spec) {
         LeakWatch.install();
         this.broker = broker;
         this.loops = new EventLoops(2);
-        this.listener = MqttListener.bind("tcp", new InetSocketAddress("127.0.0.1", 0), broker, loops);
+        this.listener = MqttListener.bind(spec, broker, loops);
+    }
+
+    /** 127.0.0.1 on a port the OS picks. */
+    public static InetSocketAddress loopback() {
+        return new InetSocketAddress("127.0.0.1", 0);
     }
 
     public static TestBroker start() {
@@ -30,6 +41,10 @@ public final class TestBroker implements AutoCloseable {
 
     public Broker broker() {
         return broker;
+    }
+
+    public MqttListener listener() {
+        return listener;
     }
 
     public int port() {

@@ -5,8 +5,11 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import io.sluice.broker.limits.Rate;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,11 +35,18 @@ public final class ConfigReader {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
 
     private final Config config;
+    private final Path baseDir;
     private final Set<String> known = new HashSet<>();
     private final Set<String> knownPrefixes = new HashSet<>();
 
     public ConfigReader(Config config) {
+        this(config, Path.of(""));
+    }
+
+    /** A reader that resolves relative file names ({@link #file}) against {@code baseDir}, the configuration file's folder. */
+    public ConfigReader(Config config, Path baseDir) {
         this.config = config;
+        this.baseDir = baseDir;
     }
 
     /** Whether the file sets {@code path} (a value or a block). */
@@ -193,7 +203,11 @@ public final class ConfigReader {
 
     /** {@code "host:port"}; port 0 picks a free port. */
     public InetSocketAddress hostPort(String path, String fallback) {
-        String text = string(path, fallback);
+        return parseHostPort(path, string(path, fallback));
+    }
+
+    /** Parses {@code text} as {@code "host:port"}; errors name {@code path}. */
+    public InetSocketAddress parseHostPort(String path, String text) {
         int colon = text.lastIndexOf(':');
         if (colon <= 0) {
             throw new ConfigError(path, "must be \"host:port\", got '" + text + "'");
@@ -212,6 +226,41 @@ public final class ConfigReader {
             throw new ConfigError(path, "port must be between 0 and 65535, got " + port);
         }
         return new InetSocketAddress(host, port);
+    }
+
+    /**
+     * A rate such as {@code "20/s"} or, with {@code sizes}, {@code "1MB/s"}; a bare number is per
+     * second and {@code infinity} means no limit (see {@link Rate#parse}).
+     */
+    public Rate rate(String path, Rate fallback, boolean sizes) {
+        String text = string(path, null);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            return Rate.parse(text, sizes);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(path, e.getMessage());
+        }
+    }
+
+    /**
+     * A file that must exist and be readable, or null if the key is not set. A relative name is
+     * resolved against the configuration file's folder.
+     */
+    public Path file(String path) {
+        String text = string(path, null);
+        if (text == null) {
+            return null;
+        }
+        if (text.isBlank()) {
+            throw new ConfigError(path, "must name a file");
+        }
+        Path file = baseDir.resolve(text).normalize();
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new ConfigError(path, "file '" + file + "' does not exist or cannot be read");
+        }
+        return file;
     }
 
     /** A list of strings. */

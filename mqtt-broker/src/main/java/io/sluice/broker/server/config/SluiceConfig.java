@@ -11,6 +11,9 @@ import java.util.List;
  * @param mqtt            protocol limits ({@code mqtt { }})
  * @param ioThreads       {@code system.num_taskq_thread}: event-loop threads, 0 = one per core
  * @param logLevel        {@code log.level}
+ * @param auth            {@code auth { }}: authentication and the ACL
+ * @param monitoring      {@code system.sys_interval} and {@code http_server}
  */
-public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel) {
+public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel,
+                           AuthConfig auth, MonitoringConfig monitoring) {
 }

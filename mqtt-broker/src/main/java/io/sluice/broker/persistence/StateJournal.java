@@ -1,0 +1,339 @@
+package io.sluice.broker.persistence;
+
+import io.sluice.broker.message.Message;
+import io.sluice.broker.retain.RetainedJournal;
+import io.sluice.broker.session.SessionJournal;
+import io.sluice.broker.session.SessionSnapshot;
+import io.sluice.broker.session.StoredDelivery;
+import io.sluice.storage.Record;
+import io.sluice.storage.StorageAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Writes every change of the broker's durable state (retained messages, persistent sessions,
+ * their deliveries and inbound QoS 2 ids) to the compacted state shard, incrementally: an
+ * append-only log of keyed records, never a snapshot (key layout in {@link StateKey}, values in
+ * {@link StateCodec}).
+ *
+ * <p>Threading: sessions and the retained store call in from any thread, with their own lock
+ * held; a call only enqueues an event. One writer thread, {@code sluice-state-journal}, owns
+ * everything else: it drains the events in batches, coalesces them by key (a delivery queued and
+ * acknowledged within one batch never reaches the disk), writes the batch with one
+ * {@code batchWrite} (one fsync under the {@code always} policy: group commit), and only then runs
+ * the {@link #whenWritten} callbacks registered before it, which is how acknowledgements wait for
+ * durability without blocking an event loop.
+ *
+ * <p>A message delivered to many persistent sessions is written once, under a message id, and
+ * each delivery record points to it; the writer counts the references and deletes the message
+ * record with the last one.
+ */
+public final class StateJournal implements SessionJournal, RetainedJournal, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StateJournal.class);
+    private static final int MAX_BATCH_EVENTS = 16_384;
+    private static final Object TOMBSTONE = new Object();
+
+    private final StorageAdapter storage;
+    private final String shard;
+    private final ConcurrentLinkedQueue<Object> events = new ConcurrentLinkedQueue<>();
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final Thread writer;
+    private volatile boolean running = true;
+    private volatile boolean parked;
+
+    // Owned by the writer thread.
+    private final Map<String, Set<StateKey>> keysOnDisk;
+    private final Map<StateKey, Long> deliveryMessages;
+    private final IdentityHashMap<Message, Long> messageIds;
+    private final Map<Long, MessageRef> messageRefs;
+    private long nextMessageId;
+
+    private record Put(StateKey key, Object value) {
+    }
+
+    private record EndSession(String clientId) {
+    }
+
+    private record Barrier(Runnable callback) {
+    }
+
+    /** A message record and how many delivery records on disk point to it. */
+    static final class MessageRef {
+        final Message message;
+        int references;
+
+        MessageRef(Message message, int references) {
+            this.message = message;
+            this.references = references;
+        }
+    }
+
+    /** What the loader found on disk, so that the journal continues from it. */
+    record Seeds(Map<String, Set<StateKey>> keysOnDisk, Map<StateKey, Long> deliveryMessages,
+                 Map<Long, MessageRef> messageRefs, long nextMessageId) {
+        static Seeds empty() {
+            return new Seeds(new HashMap<>(), new HashMap<>(), new HashMap<>(), 1);
+        }
+    }
+
+    StateJournal(StorageAdapter storage, String shard, Seeds seeds) {
+        this.storage = storage;
+        this.shard = shard;
+        this.keysOnDisk = seeds.keysOnDisk();
+        this.deliveryMessages = seeds.deliveryMessages();
+        this.messageRefs = seeds.messageRefs();
+        this.messageIds = new IdentityHashMap<>();
+        seeds.messageRefs().forEach((id, ref) -> messageIds.put(ref.message, id));
+        this.nextMessageId = seeds.nextMessageId();
+        this.writer = new Thread(this::run, "sluice-state-journal");
+        this.writer.setDaemon(true);
+        this.writer.start();
+    }
+
+    // ---- producers: any thread ----
+
+    private void enqueue(Object event) {
+        events.add(event);
+        if (parked) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    @Override
+    public boolean enabled() {
+        return true;
+    }
+
+    @Override
+    public void sessionSaved(SessionSnapshot snapshot) {
+        enqueue(new Put(StateKey.session(snapshot.clientId()), snapshot));
+    }
+
+    @Override
+    public void sessionEnded(String clientId) {
+        enqueue(new EndSession(clientId));
+    }
+
+    @Override
+    public void deliverySaved(String clientId, StoredDelivery delivery) {
+        enqueue(new Put(StateKey.delivery(clientId, delivery.seq()), delivery));
+    }
+
+    @Override
+    public void deliveryRemoved(String clientId, long seq) {
+        enqueue(new Put(StateKey.delivery(clientId, seq), TOMBSTONE));
+    }
+
+    @Override
+    public void qos2Received(String clientId, int packetId) {
+        enqueue(new Put(StateKey.qos2(clientId, packetId), Boolean.TRUE));
+    }
+
+    @Override
+    public void qos2Released(String clientId, int packetId) {
+        enqueue(new Put(StateKey.qos2(clientId, packetId), TOMBSTONE));
+    }
+
+    @Override
+    public void stored(Message message) {
+        enqueue(new Put(StateKey.retained(message.topic()), message));
+    }
+
+    @Override
+    public void removed(String topic) {
+        enqueue(new Put(StateKey.retained(topic), TOMBSTONE));
+    }
+
+    /**
+     * Runs {@code callback} on the writer thread once every change reported before this call is
+     * written under the shard's flush policy. A failed write still runs it (the failure is
+     * logged and counted): an acknowledgement must not hang on a broken disk.
+     */
+    public void whenWritten(Runnable callback) {
+        enqueue(new Barrier(callback));
+    }
+
+    /** Records written so far. */
+    public long writtenRecords() {
+        return written.get();
+    }
+
+    /** Batches that could not be written. */
+    public long writeFailures() {
+        return failures.get();
+    }
+
+    // ---- the writer thread ----
+
+    private void run() {
+        List<Object> batch = new ArrayList<>();
+        while (running || !events.isEmpty()) {
+            Object event = events.poll();
+            if (event == null) {
+                parked = true;
+                if (events.isEmpty() && running) {
+                    LockSupport.parkNanos(this, 50_000_000L);
+                }
+                parked = false;
+                continue;
+            }
+            batch.add(event);
+            while (batch.size() < MAX_BATCH_EVENTS && (event = events.poll()) != null) {
+                batch.add(event);
+            }
+            writeBatch(batch);
+            batch.clear();
+        }
+    }
+
+    private void writeBatch(List<Object> batch) {
+        LinkedHashMap<StateKey, Object> intents = new LinkedHashMap<>();
+        List<Runnable> barriers = new ArrayList<>();
+        for (Object event : batch) {
+            if (event instanceof Put put) {
+                intents.put(put.key(), put.value());
+            } else if (event instanceof EndSession end) {
+                endSession(end.clientId(), intents);
+            } else if (event instanceof Barrier barrier) {
+                barriers.add(barrier.callback());
+            }
+        }
+        List<Record> records = new ArrayList<>(intents.size() + 4);
+        long now = System.currentTimeMillis();
+        intents.forEach((key, value) -> toRecords(key, value, now, records));
+        try {
+            if (!records.isEmpty()) {
+                storage.batchWrite(shard, records);
+                written.addAndGet(records.size());
+            }
+        } catch (RuntimeException e) {
+            failures.incrementAndGet();
+            LOG.error("writing {} broker-state records to shard '{}' failed; state changes since the last "
+                    + "successful write will not survive a restart", records.size(), shard, e);
+        }
+        for (Runnable barrier : barriers) {
+            runSafely(barrier);
+        }
+    }
+
+    private static void runSafely(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.error("a state-journal callback failed", e);
+        }
+    }
+
+    /** Tombstones every key of the session: those on disk, and those set earlier in this batch. */
+    private void endSession(String clientId, LinkedHashMap<StateKey, Object> intents) {
+        for (Iterator<Map.Entry<StateKey, Object>> it = intents.entrySet().iterator(); it.hasNext(); ) {
+            StateKey key = it.next().getKey();
+            if (key.type() != StateKey.RETAINED && key.type() != StateKey.MESSAGE && key.name().equals(clientId)) {
+                it.remove(); // re-added below as a tombstone if it reached the disk
+            }
+        }
+        Set<StateKey> onDisk = keysOnDisk.get(clientId);
+        if (onDisk != null) {
+            for (StateKey key : new ArrayList<>(onDisk)) {
+                intents.put(key, TOMBSTONE);
+            }
+        }
+    }
+
+    private void toRecords(StateKey key, Object value, long now, List<Record> out) {
+        boolean onDisk = isOnDisk(key);
+        if (value == TOMBSTONE) {
+            if (onDisk || key.type() == StateKey.RETAINED) {
+                out.add(Record.of(key.bytes(), null, now));
+                forgetOnDisk(key, now, out);
+            }
+            return;
+        }
+        out.add(Record.of(key.bytes(), encode(key, value, onDisk, now, out), now));
+        rememberOnDisk(key);
+    }
+
+    private byte[] encode(StateKey key, Object value, boolean onDisk, long now, List<Record> out) {
+        if (value instanceof SessionSnapshot snapshot) {
+            return StateCodec.session(snapshot);
+        }
+        if (value instanceof StoredDelivery delivery) {
+            long messageId = referenceMessage(delivery.delivery().message(), !onDisk, now, out);
+            deliveryMessages.put(key, messageId);
+            return StateCodec.delivery(delivery, messageId);
+        }
+        if (value instanceof Message retained) {
+            return StateCodec.message(retained);
+        }
+        return new byte[] {StateCodec.VERSION}; // an inbound QoS 2 id: the key is the information
+    }
+
+    /** The id of the message record for {@code message}, writing the record if it is new. */
+    private long referenceMessage(Message message, boolean newReference, long now, List<Record> out) {
+        Long id = messageIds.get(message);
+        if (id == null) {
+            id = nextMessageId++;
+            messageIds.put(message, id);
+            messageRefs.put(id, new MessageRef(message, 0));
+            out.add(Record.of(StateKey.message(id).bytes(), StateCodec.message(message), now));
+        }
+        if (newReference) {
+            messageRefs.get(id).references++;
+        }
+        return id;
+    }
+
+    private boolean isOnDisk(StateKey key) {
+        Set<StateKey> keys = keysOnDisk.get(key.name());
+        return keys != null && keys.contains(key);
+    }
+
+    private void rememberOnDisk(StateKey key) {
+        if (key.type() == StateKey.SESSION || key.type() == StateKey.DELIVERY || key.type() == StateKey.QOS2) {
+            keysOnDisk.computeIfAbsent(key.name(), k -> new HashSet<>()).add(key);
+        }
+    }
+
+    private void forgetOnDisk(StateKey key, long now, List<Record> out) {
+        Set<StateKey> keys = keysOnDisk.get(key.name());
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            keysOnDisk.remove(key.name());
+        }
+        Long messageId = deliveryMessages.remove(key);
+        if (messageId == null) {
+            return;
+        }
+        MessageRef ref = messageRefs.get(messageId);
+        if (ref != null && --ref.references <= 0) {
+            messageRefs.remove(messageId);
+            messageIds.remove(ref.message);
+            out.add(Record.of(StateKey.message(messageId).bytes(), null, now));
+        }
+    }
+
+    /** Writes everything enqueued so far, then stops the writer thread. */
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(writer);
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.sluice.broker.server.config;
+
+import io.sluice.exchange.ExchangeSettings;
+import io.sluice.parquet.Compression;
+import io.sluice.parquet.ParquetSettings;
+import io.sluice.ringbus.FullOp;
+import io.sluice.ringbus.RingSettings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One exchange path as configured, NanoMQ-style:
+ * <pre>
+ * exchange_client.&lt;id&gt; {
+ *   exchange_url = "tcp://127.0.0.1:10000"      # its query endpoint
+ *   limit_frequency = 5                        # queries per 5 s, 0 = unlimited
+ *   max_frame_bytes = 1MB                      # async reply frame bound
+ *   exchange { name, topic, streamType, flush_interval, max_batch_bytes,
+ *              ringbus { name, cap, fullOp, slots, spill_dir }, parquet { ... }, plugin { ... } }
+ * }
+ * </pre>
+ * A top-level {@code parquet { }} block gives every exchange's defaults.
+ *
+ * @param id             the block's id ({@code mq1} in {@code exchange_client.mq1})
+ * @param exchange       the validated exchange settings
+ * @param url            {@code exchange_url}
+ * @param limitFrequency {@code limit_frequency}
+ * @param maxFrameBytes  {@code max_frame_bytes}
+ */
+public record ExchangeConfig(String id, ExchangeSettings exchange, String url, int limitFrequency,
+                             int maxFrameBytes) {
+    static final String DEFAULT_URL = "tcp://127.0.0.1:10000";
+
+    /** The path prefix of this exchange's keys, for error messages. */
+    public String path() {
+        return "exchange_client." + id + ".exchange";
+    }
+
+    /** Reads every {@code exchange_client} block; names and URLs must be unique. */
+    static List<ExchangeConfig> read(ConfigReader r) {
+        ParquetSettings defaults = parquet(r, "parquet", ParquetSettings.defaults("data/parquet"));
+        List<ExchangeConfig> exchanges = new ArrayList<>();
+        Map<String, String> names = new HashMap<>();
+        Map<String, String> urls = new HashMap<>();
+        for (String id : r.blockNames("exchange_client")) {
+            ExchangeConfig config = read(r, id, defaults);
+            unique(names, config.exchange().name(), "exchange_client." + id + ".exchange.name", "exchange name");
+            unique(urls, config.url(), "exchange_client." + id + ".exchange_url", "exchange_url");
+            exchanges.add(config);
+        }
+        return exchanges;
+    }
+
+    private static void unique(Map<String, String> seen, String value, String path, String what) {
+        String other = seen.putIfAbsent(value, path);
+        if (other != null) {
+            throw new ConfigError(path, what + " '" + value + "' is already used at " + other);
+        }
+    }
+
+    private static ExchangeConfig read(ConfigReader r, String id, ParquetSettings defaults) {
+        String client = "exchange_client." + id;
+        String base = client + ".exchange";
+        String url = r.string(client + ".exchange_url", DEFAULT_URL);
+        int limit = (int) r.integer(client + ".limit_frequency", 0, 0, 1_000_000);
+        int maxFrame = (int) r.bytes(client + ".max_frame_bytes", 1 << 20, 1024, 256L << 20);
+        try {
+            RingSettings ring = ring(r, base);
+            ParquetSettings parquet = parquet(r, base + ".parquet", defaults);
+            ExchangeSettings exchange = new ExchangeSettings(r.requiredString(base + ".name"),
+                    r.requiredString(base + ".topic"), (int) r.integer(base + ".streamType", 0, 0, 65535), ring,
+                    parquet, new LinkedHashMap<>(r.block(base + ".plugin")));
+            return new ExchangeConfig(id, exchange, url, limit, maxFrame);
+        } catch (IllegalArgumentException e) {
+            throw relative(base, e);
+        }
+    }
+
+    /** The settings records name keys relative to the {@code exchange} block; prefix them. */
+    static ConfigError relative(String base, IllegalArgumentException e) {
+        String message = String.valueOf(e.getMessage());
+        int colon = message.indexOf(": ");
+        if (colon > 0 && !message.substring(0, colon).contains(" ")) {
+            return new ConfigError(base + "." + message.substring(0, colon), message.substring(colon + 2));
+        }
+        return new ConfigError(base, message);
+    }
+
+    private static RingSettings ring(ConfigReader r, String base) {
+        RingSettings d = RingSettings.defaults();
+        String ring = base + ".ringbus";
+        String spillDir = r.string(ring + ".spill_dir", null);
+        return new RingSettings(
+                r.string(ring + ".name", d.name()),
+                (int) r.integer(ring + ".cap", d.cap(), Integer.MIN_VALUE, Integer.MAX_VALUE),
+                fullOp(r, ring + ".fullOp"),
+                Duration.ofMillis(r.millis(base + ".flush_interval", d.flushInterval().toMillis(), 0, Long.MAX_VALUE)),
+                r.bytes(base + ".max_batch_bytes", d.maxBatchBytes(), 0, Long.MAX_VALUE),
+                (int) r.integer(ring + ".slots", d.slots(), 0, Integer.MAX_VALUE),
+                spillDir == null ? null : Path.of(spillDir));
+    }
+
+    private static FullOp fullOp(ConfigReader r, String path) {
+        long code = r.integer(path, FullOp.RETURN.code(), 0, 3);
+        try {
+            return FullOp.of((int) code);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(path, e.getMessage());
+        }
+    }
+
+    /** A {@code parquet} block, each key falling back to {@code defaults}. */
+    private static ParquetSettings parquet(ConfigReader r, String path, ParquetSettings defaults) {
+        Compression compression;
+        try {
+            compression = Compression.of(r.string(path + ".compress", defaults.compress().configName()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(path + ".compress", e.getMessage().replaceFirst("^parquet\\.compress: ", ""));
+        }
+        Map<String, String> hadoop = new HashMap<>(defaults.hadoop());
+        r.block(path + ".hadoop").forEach((key, value) -> hadoop.put(key, String.valueOf(value)));
+        try {
+            return new ParquetSettings(compression,
+                    r.string(path + ".dir", defaults.dir()),
+                    r.string(path + ".file_name_prefix", defaults.fileNamePrefix()),
+                    (int) r.integer(path + ".file_count", defaults.fileCount(), Integer.MIN_VALUE, Integer.MAX_VALUE),
+                    r.bytes(path + ".file_size", defaults.fileSize(), 0, Long.MAX_VALUE),
+                    (int) r.integer(path + ".queue_batches", defaults.queueBatches(), Integer.MIN_VALUE,
+                            Integer.MAX_VALUE),
+                    r.bytes(path + ".row_group_bytes", defaults.rowGroupBytes(), 0, Long.MAX_VALUE),
+                    hadoop);
+        } catch (IllegalArgumentException e) {
+            // ParquetSettings names its keys "parquet.<key>"; here they live under path.
+            String message = String.valueOf(e.getMessage()).replaceFirst("^parquet\\.", "");
+            throw relative(path, new IllegalArgumentException(message, e));
+        }
+    }
+}
