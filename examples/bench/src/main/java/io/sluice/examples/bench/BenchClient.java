@@ -28,6 +28,11 @@ final class BenchClient implements FrameCounter.Listener {
     /** Connects and completes CONNECT/CONNACK. */
     static BenchClient connect(EventLoopGroup group, Class<? extends SocketChannel> type, String host, int port,
                                String clientId) throws Exception {
+        return connect(group, type, host, port, clientId, true);
+    }
+
+    static BenchClient connect(EventLoopGroup group, Class<? extends SocketChannel> type, String host, int port,
+                               String clientId, boolean cleanSession) throws Exception {
         BenchClient client = new BenchClient();
         client.channel = new Bootstrap().group(group).channel(type)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -38,7 +43,7 @@ final class BenchClient implements FrameCounter.Listener {
                     }
                 })
                 .connect(host, port).sync().channel();
-        client.channel.writeAndFlush(Packets.connect(clientId, 600));
+        client.channel.writeAndFlush(Packets.connect(clientId, 600, cleanSession));
         client.connAck.get(10, TimeUnit.SECONDS);
         return client;
     }
@@ -54,6 +59,23 @@ final class BenchClient implements FrameCounter.Listener {
         this.qos = publishQos;
         this.template = Packets.publish(topic, publishQos, payload);
         this.packetIdOffset = Packets.packetIdOffset(template, topic, payload.length);
+    }
+
+    /** Publishes {@code count} retained messages on distinct topics {@code prefix/<i>}, waiting for each PUBACK. */
+    void retain(String prefix, int count, byte[] payload) throws InterruptedException {
+        for (int i = 0; i < count; i += 256) {
+            int end = Math.min(count, i + 256);
+            long target = acknowledged.get() + (end - i);
+            for (int j = i; j < end; j++) {
+                ByteBuf packet = Packets.publish(prefix + "/" + j, 1, true, payload);
+                packet.setShort(Packets.packetIdOffset(packet, prefix + "/" + j, payload.length), j % 65535 + 1);
+                channel.write(packet, channel.voidPromise());
+            }
+            channel.flush();
+            while (acknowledged.get() < target) {
+                Thread.sleep(1);
+            }
+        }
     }
 
     boolean isWritable() {

@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code bench/#}; fan-in is P&gt;1, S=1, fan-out is P=1, S&gt;1. Publishers stay at most
  *       {@code --window} messages ahead of the slowest subscriber, so the figure is what the broker
  *       sustains without dropping anything;</li>
- *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT.</li>
+ *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT;</li>
+ *   <li>{@code populate}: leaves persistent sessions and retained messages behind, for start-up timing.</li>
  * </ul>
  * With {@code --pid} it also reads the broker's CPU time and reports work per broker CPU-second.
  *
@@ -51,7 +52,8 @@ public final class MqttBench {
         if (args.length == 0) {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
-                    + "[--concurrency N] [--pid BROKER_PID] [--label TEXT]");
+                    + "[--concurrency N] [--persistent true] [--pid BROKER_PID] [--label TEXT]\n"
+                    + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
         }
         Map<String, String> options = new LinkedHashMap<>();
@@ -62,6 +64,7 @@ public final class MqttBench {
         switch (args[0]) {
             case "throughput" -> bench.throughput();
             case "connect" -> bench.connectRate();
+            case "populate" -> bench.populate();
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }
         System.exit(0);
@@ -85,9 +88,10 @@ public final class MqttBench {
         long window = integer("window", 1_000);
         EventLoopGroup group = group(integer("threads", 1));
         Class<? extends SocketChannel> type = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        boolean persistent = Boolean.parseBoolean(get("persistent", "false"));
         List<BenchClient> subs = new ArrayList<>();
         for (int i = 0; i < subscribers; i++) {
-            BenchClient sub = BenchClient.connect(group, type, host, port, "bench-sub-" + i);
+            BenchClient sub = BenchClient.connect(group, type, host, port, "bench-sub-" + i, !persistent);
             sub.subscribe("bench/#", qos);
             subs.add(sub);
         }
@@ -104,7 +108,8 @@ public final class MqttBench {
         pump.running = false;
         pumpThread.join();
         report("throughput", m, "deliveries", String.format(Locale.ROOT,
-                "publishers=%d subscribers=%d qos=%d payload=%d", publishers, subscribers, qos, payload));
+                "publishers=%d subscribers=%d qos=%d payload=%d persistent=%s", publishers, subscribers, qos, payload,
+                persistent));
         pubs.forEach(BenchClient::close);
         subs.forEach(BenchClient::close);
         group.shutdownGracefully().syncUninterruptibly();
@@ -151,6 +156,32 @@ public final class MqttBench {
                 }
             }
         }
+    }
+
+    /**
+     * Fills a broker with state for the start-up benchmark: {@code --sessions} persistent sessions
+     * (clean session 0, one subscription each, then disconnected) and {@code --retained} retained
+     * messages of {@code --payload} bytes.
+     */
+    private void populate() throws Exception {
+        String host = get("host", "127.0.0.1");
+        int port = integer("port", 1883);
+        int sessions = integer("sessions", 10_000);
+        int retained = integer("retained", 100_000);
+        EventLoopGroup group = group(1);
+        Class<? extends SocketChannel> type = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        long start = System.nanoTime();
+        for (int i = 0; i < sessions; i++) {
+            BenchClient client = BenchClient.connect(group, type, host, port, "state-" + i, false);
+            client.subscribe("devices/" + i + "/cmd", 1);
+            client.close();
+        }
+        BenchClient publisher = BenchClient.connect(group, type, host, port, "state-publisher");
+        publisher.retain("retained", retained, new byte[integer("payload", 64)]);
+        publisher.close();
+        System.out.printf(Locale.ROOT, "populated %d persistent sessions and %d retained messages in %.1f s%n",
+                sessions, retained, (System.nanoTime() - start) / 1e9);
+        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     private void connectRate() throws Exception {

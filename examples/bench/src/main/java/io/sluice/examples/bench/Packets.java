@@ -11,10 +11,15 @@ final class Packets {
     }
 
     static ByteBuf connect(String clientId, int keepAliveSeconds) {
+        return connect(clientId, keepAliveSeconds, true);
+    }
+
+    /** MQTT 3.1.1 CONNECT; {@code cleanSession} false asks for a persistent session. */
+    static ByteBuf connect(String clientId, int keepAliveSeconds, boolean cleanSession) {
         byte[] id = clientId.getBytes(StandardCharsets.UTF_8);
         ByteBuf body = Unpooled.buffer();
         writeString(body, "MQTT".getBytes(StandardCharsets.US_ASCII));
-        body.writeByte(4).writeByte(0x02).writeShort(keepAliveSeconds);
+        body.writeByte(4).writeByte(cleanSession ? 0x02 : 0x00).writeShort(keepAliveSeconds);
         writeString(body, id);
         return frame(0x10, body);
     }
@@ -29,13 +34,17 @@ final class Packets {
 
     /** A PUBLISH template; for QoS 1 each send patches its own packet id at {@link #packetIdOffset}. */
     static ByteBuf publish(String topic, int qos, byte[] payload) {
+        return publish(topic, qos, false, payload);
+    }
+
+    static ByteBuf publish(String topic, int qos, boolean retain, byte[] payload) {
         ByteBuf body = Unpooled.buffer();
         writeString(body, topic.getBytes(StandardCharsets.UTF_8));
         if (qos > 0) {
             body.writeShort(1);
         }
         body.writeBytes(payload);
-        return frame(0x30 | (qos << 1), body);
+        return frame(0x30 | (qos << 1) | (retain ? 1 : 0), body);
     }
 
     static ByteBuf pubAck(int packetId) {
