@@ -52,6 +52,23 @@ public final class Exchanges implements AutoCloseable {
         return new Exchanges(opened);
     }
 
+    /**
+     * Takes over exchanges the caller opened one by one (to report which one failed), refusing a
+     * duplicate name; on failure it closes them all.
+     */
+    public static Exchanges of(List<Exchange> exchanges) {
+        Map<String, Exchange> byName = new LinkedHashMap<>();
+        for (Exchange exchange : exchanges) {
+            if (byName.putIfAbsent(exchange.name(), exchange) != null) {
+                IllegalArgumentException e = new IllegalArgumentException("name: duplicate exchange name '"
+                        + exchange.name() + "'");
+                closeAll(exchanges, e);
+                throw e;
+            }
+        }
+        return new Exchanges(byName);
+    }
+
     /** The exchange of that name, or null. */
     public Exchange get(String name) {
         return byName.get(name);

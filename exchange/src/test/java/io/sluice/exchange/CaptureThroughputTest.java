@@ -1,5 +1,7 @@
 package io.sluice.exchange;
 
+import io.sluice.parquet.DuckDb;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.parquet.ParquetSettings;

@@ -1,5 +1,8 @@
 package io.sluice.exchange;
 
+import io.sluice.parquet.DuckDb;
+import io.sluice.parquet.Eventually;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

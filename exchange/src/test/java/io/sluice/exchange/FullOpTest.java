@@ -1,5 +1,7 @@
 package io.sluice.exchange;
 
+import io.sluice.parquet.Eventually;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

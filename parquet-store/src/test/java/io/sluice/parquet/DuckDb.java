@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads Parquet files with DuckDB, an independent reader. */
-final class DuckDb {
+public final class DuckDb {
 
     private DuckDb() {
     }
 
     /** Rows of a query; BLOBs come back as byte[]. */
-    static List<Object[]> query(String sql) throws SQLException {
+    public static List<Object[]> query(String sql) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
              Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery(sql)) {

@@ -8,14 +8,14 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Waits for a condition with a deadline, checking it every millisecond. */
-final class Eventually {
+public final class Eventually {
 
-    static final Duration DEADLINE = Duration.ofSeconds(20);
+    public static final Duration DEADLINE = Duration.ofSeconds(20);
 
     private Eventually() {
     }
 
-    static void await(BooleanSupplier condition, Supplier<String> what) {
+    public static void await(BooleanSupplier condition, Supplier<String> what) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {

@@ -69,6 +69,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     final boolean peerCertAsUsername;
     final Outbox outbox = new Outbox();
     final OutboundFlow outbound;
+    final InboundAcks inboundAcks = new InboundAcks(this);
     ChannelHandlerContext ctx;
 
     // Set by ConnectHandler once CONNECT is accepted.

@@ -45,9 +45,10 @@ final class PublishHandler {
         int packetId = header.packetId();
         MqttProperties props = header.properties();
         String topic = resolveTopic(c, header.topicName(), props);
-        if (qos == 2 && c.isMqtt5() && c.session.pendingInboundQos2() >= c.broker.settings().receiveMaximum()) {
+        int unacknowledged = c.session.pendingInboundQos2() + c.inboundAcks.pendingQos1();
+        if (qos > 0 && c.isMqtt5() && unacknowledged >= c.broker.settings().receiveMaximum()) {
             throw new ProtocolViolation(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
-                    "more than " + c.broker.settings().receiveMaximum() + " QoS 2 messages awaiting PUBREL");
+                    "more than " + c.broker.settings().receiveMaximum() + " QoS 1/2 messages not yet acknowledged");
         }
         try {
             TopicName.validate(topic, c.broker.settings().maxTopicLevels());
@@ -68,19 +69,31 @@ final class PublishHandler {
         }
         Message message = new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties,
                 c.identity.clientId(), System.currentTimeMillis());
-        switch (qos) {
-            case 0 -> c.broker.router().publish(message);
-            case 1 -> {
+        if (qos == 0) {
+            c.broker.router().publish(message);
+        } else if (c.broker.sessions().journal().enabled()) {
+            publishDurably(c, message, packetId);
+        } else {
+            if (qos == 1 || c.session.receiveQos2(packetId)) {
                 c.broker.router().publish(message);
-                c.ctx.write(Acks.pubAck(packetId, SUCCESS));
             }
-            default -> {
-                if (c.session.receiveQos2(packetId)) {
-                    c.broker.router().publish(message);
-                }
-                c.ctx.write(Acks.pubRec(packetId, SUCCESS));
-            }
+            c.ctx.write(qos == 1 ? Acks.pubAck(packetId, SUCCESS) : Acks.pubRec(packetId, SUCCESS));
         }
+    }
+
+    /**
+     * With broker state persisted, the PUBACK or PUBREC goes out only once what routing changed
+     * (queued deliveries of persistent sessions, the held QoS 2 packet id) is written: a publisher
+     * that got its acknowledgement never loses the message to a crash.
+     */
+    private static void publishDurably(Connection c, Message message, int packetId) {
+        InboundAcks.Pending ack = c.inboundAcks.add(packetId, message.qos());
+        if (message.qos() == 1 || c.session.receiveQos2(packetId)) {
+            c.broker.router().publish(message);
+        }
+        ack.hold();
+        c.broker.sessions().journal().whenWritten(ack::release);
+        ack.release();
     }
 
     private static String resolveTopic(Connection c, String topic, MqttProperties props) throws ProtocolViolation {

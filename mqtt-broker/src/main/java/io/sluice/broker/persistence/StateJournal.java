@@ -163,6 +163,7 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
      * written under the shard's flush policy. A failed write still runs it (the failure is
      * logged and counted): an acknowledgement must not hang on a broken disk.
      */
+    @Override
     public void whenWritten(Runnable callback) {
         enqueue(new Barrier(callback));
     }

@@ -53,6 +53,11 @@ public final class SluiceMain {
         SluiceServer server;
         try {
             server = SluiceServer.start(config);
+        } catch (ConfigError e) {
+            // Some settings can only be checked while starting (plugins, directories).
+            System.err.println("sluice: bad configuration: " + e.getMessage());
+            System.exit(2);
+            return;
         } catch (RuntimeException e) {
             System.err.println("sluice: cannot start: " + e.getMessage());
             System.exit(1);

@@ -7,14 +7,19 @@ import io.sluice.broker.metrics.BrokerCollector;
 import io.sluice.broker.metrics.MetricsServer;
 import io.sluice.broker.metrics.SysTopics;
 import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.persistence.BrokerState;
+import io.sluice.broker.retain.RetainedJournal;
+import io.sluice.broker.server.config.ConfigError;
 import io.sluice.broker.server.config.ListenerConfig;
 import io.sluice.broker.server.config.MonitoringConfig;
 import io.sluice.broker.server.config.SluiceConfig;
+import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.transport.EventLoops;
 import io.sluice.broker.transport.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
 import io.sluice.broker.transport.TlsContext;
 import io.sluice.broker.transport.TlsSettings;
+import io.sluice.exchange.Exchanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +44,8 @@ public final class SluiceServer implements AutoCloseable {
     private static final long RELOAD_POLL_MILLIS = 1_000;
 
     private final Broker broker;
+    private final Capture capture;
+    private final BrokerState state;
     private final EventLoops loops;
     private final List<MqttListener> listeners = new ArrayList<>();
     private final ReloadWatch reloads;
@@ -48,18 +55,42 @@ public final class SluiceServer implements AutoCloseable {
     private MetricsServer metricsServer;
     private volatile boolean stopping;
 
-    private SluiceServer(Broker broker, EventLoops loops) {
+    private SluiceServer(Broker broker, Capture capture, BrokerState state, EventLoops loops) {
         this.broker = broker;
+        this.capture = capture;
+        this.state = state;
         this.loops = loops;
         this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
     }
 
-    /** Starts everything the configuration describes; on failure, stops what already started. */
+    /**
+     * Starts everything the configuration describes, in this order: broker state, the capture
+     * pipeline, the broker engine (with the state restored), listeners, monitoring. On failure,
+     * stops what already started.
+     */
     public static SluiceServer start(SluiceConfig config) {
         AccessControl access = AccessControl.load(config.auth());
-        Broker broker = newBroker(config, access);
-        SluiceServer server = new SluiceServer(broker, new EventLoops(config.ioThreads()));
+        BrokerState state = config.persistence().enabled() ? BrokerState.open(config.persistence()) : null;
+        Capture capture;
         try {
+            capture = Capture.open(config);
+        } catch (RuntimeException e) {
+            closeQuietly(state);
+            throw e;
+        }
+        Broker broker;
+        try {
+            broker = newBroker(config, access, capture, state);
+        } catch (RuntimeException e) {
+            capture.close();
+            closeQuietly(state);
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(broker, capture, state, new EventLoops(config.ioThreads()));
+        try {
+            if (state != null) {
+                state.restoreInto(broker);
+            }
             access.watch(server.reloads);
             for (ListenerConfig listener : config.listeners()) {
                 server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
@@ -77,11 +108,20 @@ public final class SluiceServer implements AutoCloseable {
         return server;
     }
 
-    private static Broker newBroker(SluiceConfig config, AccessControl access) {
+    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, BrokerState state) {
+        SessionJournal sessions = state == null ? SessionJournal.NONE : state.sessionJournal();
+        RetainedJournal retained = state == null ? RetainedJournal.NONE : state.retainedJournal();
         try {
-            return new Broker(config.mqtt(), List.of(), access.authenticator(), access.authorizer());
+            return new Broker(config.mqtt(), capture.taps(), access.authenticator(), access.authorizer(), sessions,
+                    retained);
         } catch (InvalidTopicException e) {
-            throw new IllegalStateException("invalid capture topic filter: " + e.getMessage(), e);
+            throw new ConfigError(capture.pathOf(e), "is not a valid MQTT topic filter: " + e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(BrokerState state) {
+        if (state != null) {
+            state.close();
         }
     }
 
@@ -103,8 +143,9 @@ public final class SluiceServer implements AutoCloseable {
     /** {@code $SYS} topics and, with {@code http_server}, {@code /metrics} and {@code /health}. */
     private void startMonitoring(MonitoringConfig monitoring) {
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
-        sysTopics.start();
         metricsRegistry.register(new BrokerCollector(broker));
+        capture.registerMetrics(sysTopics, metricsRegistry);
+        sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
             metricsServer = MetricsServer.start(new InetSocketAddress(monitoring.httpPort()), metricsRegistry,
@@ -150,6 +191,11 @@ public final class SluiceServer implements AutoCloseable {
         return broker;
     }
 
+    /** The exchanges this server captures into. */
+    public Exchanges exchanges() {
+        return capture.exchanges();
+    }
+
     /** The bound address of the listener called {@code name}. */
     public InetSocketAddress address(String name) {
         for (MqttListener listener : listeners) {
@@ -171,9 +217,11 @@ public final class SluiceServer implements AutoCloseable {
             metricsServer.close();
         }
         for (MqttListener listener : listeners) {
-            listener.close();
+            listener.close(); // no more publishes: from here on the capture pipeline only drains
         }
         loops.close();
+        capture.close();
+        closeQuietly(state);
         broker.close();
         LOG.info("stopped");
     }

@@ -37,6 +37,11 @@ public interface SessionJournal {
         @Override
         public void qos2Released(String clientId, int packetId) {
         }
+
+        @Override
+        public void whenWritten(Runnable done) {
+            done.run();
+        }
     };
 
     /** Whether anything is kept; when false sessions skip building what they would report. */
@@ -59,4 +64,11 @@ public interface SessionJournal {
 
     /** The inbound QoS 2 exchange of a packet id ended. */
     void qos2Released(String clientId, int packetId);
+
+    /**
+     * Runs {@code done} once every change reported before this call (by sessions and by the
+     * retained store, which share the journal) is written under the journal's flush policy.
+     * May run it on another thread; must not block the caller.
+     */
+    void whenWritten(Runnable done);
 }

@@ -245,6 +245,11 @@ public final class SessionRegistry {
         }
     }
 
+    /** Where sessions report what must survive a restart. */
+    public SessionJournal journal() {
+        return journal;
+    }
+
     /** The session of {@code clientId}, or null. */
     public Session get(String clientId) {
         return sessions.get(clientId);

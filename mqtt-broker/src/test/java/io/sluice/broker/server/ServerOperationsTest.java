@@ -60,7 +60,9 @@ class ServerOperationsTest {
 
     private SluiceServer start(String config) throws IOException {
         Path file = dir.resolve("sluice.conf");
-        Files.writeString(file, config);
+        // Broker state and captured files go to the test's folder, never the working directory.
+        Files.writeString(file, "persistence.dir = \"" + dir.resolve("state") + "\"\n"
+                + "parquet.dir = \"" + dir.resolve("parquet") + "\"\n" + config);
         server = SluiceServer.start(ConfigLoader.load(file));
         return server;
     }

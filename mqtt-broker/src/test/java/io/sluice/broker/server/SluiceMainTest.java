@@ -31,7 +31,9 @@ class SluiceMainTest {
 
     private Process start(String config) throws IOException {
         Path file = dir.resolve("sluice.conf");
-        Files.writeString(file, config);
+        // Broker state and captured files go to the test's folder, never the working directory.
+        Files.writeString(file, "persistence.dir = \"" + dir.resolve("state") + "\"\n"
+                + "parquet.dir = \"" + dir.resolve("parquet") + "\"\n" + config);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 SluiceMain.class.getName(), "-c", file.toString())

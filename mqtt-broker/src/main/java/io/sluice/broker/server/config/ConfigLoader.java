@@ -7,8 +7,10 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.limits.Rate;
+import io.sluice.broker.persistence.PersistenceSettings;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.transport.TlsSettings;
+import io.sluice.storage.FlushPolicy;
 
 import java.io.File;
 import java.net.InetSocketAddress;
@@ -56,8 +58,21 @@ public final class ConfigLoader {
         r.tolerate("log.to", "log.dir", "log.file", "log.rotation.size", "log.rotation.count");
         AuthConfig auth = auth(r);
         MonitoringConfig monitoring = monitoring(r);
+        PersistenceSettings persistence = persistence(r);
+        List<ExchangeConfig> exchanges = ExchangeConfig.read(r);
+        Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
         r.rejectUnknownKeys();
-        return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring);
+        return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring, persistence, exchanges,
+                pluginsDir);
+    }
+
+    /** {@code persistence { enabled, dir, flush, flush_interval }}; a relative dir is relative to the working directory. */
+    private static PersistenceSettings persistence(ConfigReader r) {
+        boolean enabled = r.bool("persistence.enabled", true);
+        Path dir = Path.of(r.string("persistence.dir", "data/state"));
+        FlushPolicy flush = FlushPolicy.fromConfig(r.choice("persistence.flush", "interval", "none", "interval", "always"));
+        long interval = r.millis("persistence.flush_interval", 1000, 1, 3_600_000);
+        return new PersistenceSettings(enabled, dir, flush, interval);
     }
 
     /**

@@ -83,7 +83,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, String url, i
     }
 
     /** The settings records name keys relative to the {@code exchange} block; prefix them. */
-    static ConfigError relative(String base, IllegalArgumentException e) {
+    public static ConfigError relative(String base, IllegalArgumentException e) {
         String message = String.valueOf(e.getMessage());
         int colon = message.indexOf(": ");
         if (colon > 0 && !message.substring(0, colon).contains(" ")) {

@@ -1,7 +1,9 @@
 package io.sluice.broker.server.config;
 
 import io.sluice.broker.MqttSettings;
+import io.sluice.broker.persistence.PersistenceSettings;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -13,7 +15,14 @@ import java.util.List;
  * @param logLevel        {@code log.level}
  * @param auth            {@code auth { }}: authentication and the ACL
  * @param monitoring      {@code system.sys_interval} and {@code http_server}
+ * @param persistence     {@code persistence { }}: durable broker state
+ * @param exchanges       {@code exchange_client.<id> { }}: the capture paths
+ * @param pluginsDir      {@code plugins.dir}: where stream plugin jars are loaded from
  */
 public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel,
-                           AuthConfig auth, MonitoringConfig monitoring) {
+                           AuthConfig auth, MonitoringConfig monitoring, PersistenceSettings persistence,
+                           List<ExchangeConfig> exchanges, Path pluginsDir) {
+    public SluiceConfig {
+        exchanges = List.copyOf(exchanges);
+    }
 }
