@@ -11,6 +11,7 @@ import io.sluice.ringbus.RingCounter;
 import io.sluice.ringbus.SpillDirectory;
 import io.sluice.ringbus.SpilledBatch;
 import io.sluice.stream.CommandException;
+import io.sluice.stream.PluginCounter;
 import io.sluice.stream.PluginRegistry;
 import io.sluice.stream.PluginSettings;
 import io.sluice.stream.QueryCommand;
@@ -234,6 +235,11 @@ public final class Exchange implements AutoCloseable {
         return counts.get(counter.ordinal());
     }
 
+    /** A counter of this exchange's plugin (e.g. SPI's malformed payloads); 0 for one the plugin does not keep. */
+    public long counter(PluginCounter counter) {
+        return codec.counters().getOrDefault(counter, 0L);
+    }
+
     /** The exchange's state and every counter, for $SYS and metrics; any thread. */
     public ExchangeStatus status() {
         CaptureView view = custody.view();
@@ -247,6 +253,7 @@ public final class Exchange implements AutoCloseable {
         for (ExchangeCounter counter : ExchangeCounter.values()) {
             all.put(counter.metricName(), counts.get(counter.ordinal()));
         }
+        codec.counters().forEach((counter, value) -> all.put(counter.metricName(), value));
         int spilled = (int) view.pending().stream().filter(b -> !b.inMemory()).count();
         long fileBytes = view.files().stream().mapToLong(f -> f.file().bytes()).sum();
         return new ExchangeStatus(name(), topic(), plugin.id(), plugin.name(), view.files().size(), fileBytes,

@@ -15,7 +15,7 @@ import java.util.Map;
  * @param spilledBatches  of those, the spilled ones
  * @param activeRows      rows in the batch the ring is filling
  * @param ringBacklog     messages offered and not yet taken by the ring thread
- * @param counters        every counter by metric name: ring, store, then exchange counters
+ * @param counters        every counter by metric name: ring, store, exchange, then the plugin's own counters
  */
 public record ExchangeStatus(String name, String topic, int streamType, String plugin, int files, long fileBytes,
                              int pendingBatches, int spilledBatches, int activeRows, long ringBacklog, Map<String, Long> counters) {

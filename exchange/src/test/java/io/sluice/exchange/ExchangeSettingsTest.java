@@ -45,7 +45,6 @@ class ExchangeSettingsTest {
         assertKey("topic", () -> ExchangeSettings.defaults("x", "", dir.toString()));
         assertKey("streamType", () -> valid().withStreamType(-1));
         assertKey("streamType", () -> open(valid().withStreamType(9)));
-        assertKey("streamType", () -> open(valid().withStreamType(1)));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.sluice.stream;
 
+import java.util.Map;
+
 /**
  * One exchange's instance of a plugin: the three operations of DESIGN.md.
  *
@@ -36,4 +38,13 @@ public interface StreamCodec {
      * leaves out rows without any requested signal).
      */
     void decode(ColumnBatch rows, QueryCommand command, DecodeSink sink);
+
+    /**
+     * The codec's own counters and their values now, in a stable order; none by default. A codec
+     * counts only in encodings of rows being written ({@link CaptureBatch#isWrite()}), which
+     * happen once per batch, so a payload that queries also encoded is counted once. Any thread.
+     */
+    default Map<PluginCounter, Long> counters() {
+        return Map.of();
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.stream.raw.RawPlugin;
+import io.sluice.stream.spi.SpiPlugin;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -37,10 +38,12 @@ class PluginRegistryTest {
     }
 
     @Test
-    void builtInsHoldRawUnderIdZero() {
+    void builtInsHoldRawUnderIdZeroAndSpiUnderIdOne() {
         PluginRegistry registry = PluginRegistry.withBuiltIns();
         assertTrue(registry.plugin(0) instanceof RawPlugin);
         assertEquals(PluginRegistry.BUILT_IN, registry.source(0));
+        assertTrue(registry.plugin(1) instanceof SpiPlugin);
+        assertEquals(PluginRegistry.BUILT_IN, registry.source(1));
     }
 
     @Test
@@ -74,9 +77,7 @@ class PluginRegistryTest {
         PluginRegistry registry = PluginRegistry.withBuiltIns();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> registry.plugin(9));
         assertTrue(e.getMessage().startsWith("streamType: "), e.getMessage());
-        assertTrue(e.getMessage().contains("9") && e.getMessage().contains("0 (raw)"), e.getMessage());
-        IllegalArgumentException spi = assertThrows(IllegalArgumentException.class, () -> registry.plugin(1));
-        assertTrue(spi.getMessage().contains("reserved"), spi.getMessage());
+        assertTrue(e.getMessage().contains("9") && e.getMessage().contains("0 (raw), 1 (spi)"), e.getMessage());
     }
 
     @Test

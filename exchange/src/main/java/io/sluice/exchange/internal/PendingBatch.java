@@ -43,11 +43,12 @@ public final class PendingBatch extends Pinned implements StoreBatch {
         return batch != null ? batch.contents() : spill.read(spilled);
     }
 
+    /** The writer's encoding of the batch, the one in which the plugin counts what it finds. */
     @Override
     public ColumnBatch encode() {
         try {
             Batch.Contents c = contents();
-            return codec.encode(capture(c, 0, c.size()));
+            return codec.encode(capture(c, 0, c.size()).forWrite());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read spilled batch " + spilled.path(), e);
         }

@@ -2,7 +2,6 @@ package io.sluice.stream.raw;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,11 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.stream.CaptureBatch;
 import io.sluice.stream.ColumnBatch;
 import io.sluice.stream.CommandException;
-import io.sluice.stream.DecodeSink;
 import io.sluice.stream.PluginSettings;
 import io.sluice.stream.QueryCommand;
+import io.sluice.stream.RecordCollector;
 import io.sluice.stream.StreamCodec;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -31,34 +29,6 @@ class RawCodecTest {
         String[] topics = {"a/b", "t\u00e9", "a/b"};
         byte[][] payloads = {"x".getBytes(StandardCharsets.UTF_8), new byte[0], new byte[] {1, 2, 3}};
         return new CaptureBatch(ts, offsets, topics, payloads, 0, 3);
-    }
-
-    /** A sink that collects records back to back, like one unbounded frame. */
-    private static final class Collector implements DecodeSink {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteBuffer pending;
-        int records;
-
-        @Override
-        public ByteBuffer claim(int length) {
-            flush();
-            records++;
-            pending = ByteBuffer.allocate(length);
-            return pending;
-        }
-
-        byte[] bytes() {
-            flush();
-            return out.toByteArray();
-        }
-
-        private void flush() {
-            if (pending != null) {
-                assertFalse(pending.hasRemaining(), "decoder wrote fewer bytes than it claimed");
-                out.writeBytes(pending.array());
-                pending = null;
-            }
-        }
     }
 
     @Test
@@ -80,10 +50,10 @@ class RawCodecTest {
 
     @Test
     void tsDataRecordIsTsLenData() throws CommandException {
-        Collector sink = new Collector();
+        RecordCollector sink = new RecordCollector();
         codec.decode(codec.encode(batch()), codec.parseCommand("sync-0-200"), sink);
         ByteBuffer bytes = ByteBuffer.wrap(sink.bytes());
-        assertEquals(3, sink.records);
+        assertEquals(3, sink.records());
         assertEquals(RawRecordDescriptor.recordLength(1) + RawRecordDescriptor.recordLength(0) + RawRecordDescriptor.recordLength(3),
                 bytes.capacity());
         int at = 0;
@@ -100,7 +70,7 @@ class RawCodecTest {
 
     @Test
     void allFieldsInRequestedOrderFollowTheDocumentedLayout() throws CommandException {
-        Collector sink = new Collector();
+        RecordCollector sink = new RecordCollector();
         QueryCommand command = codec.parseCommand("async-0-200-topic,offset,data,ts");
         assertEquals(List.of("topic", "offset", "data", "ts"), command.storedColumns());
         codec.decode(codec.encode(batch()).slice(1, 2), command, sink);
