@@ -118,6 +118,14 @@ public final class Broker implements AutoCloseable {
         return authorizer;
     }
 
+    /**
+     * Whether QoS 1/2 acknowledgements wait until the message is durable: broker state is
+     * persisted, or a capture tap promises durability.
+     */
+    public boolean acknowledgesDurably() {
+        return sessions.journal().enabled() || router.hasDurableTaps();
+    }
+
     /** Connections that completed CONNECT and have not closed; maintained by the connections. */
     public AtomicInteger connectedClients() {
         return connectedClients;

@@ -14,6 +14,15 @@ public interface Tap {
     /**
      * Takes a copy of one message. Called on the publisher's event loop after the message was
      * forwarded; it must not block, and what it does when it is full is its own business.
+     *
+     * @param ack the acknowledgement of the QoS 1/2 PUBLISH that carried the message, or null
+     *            (QoS 0, or a message the broker made); a tap that promises durability
+     *            {@link PublishAck#hold() holds} it until its copy is durable, then releases it
      */
-    void capture(Message message);
+    void capture(Message message, PublishAck ack);
+
+    /** Whether this tap holds acknowledgements back until its copy is durable. */
+    default boolean holdsAcks() {
+        return false;
+    }
 }

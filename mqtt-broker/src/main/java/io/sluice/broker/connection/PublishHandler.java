@@ -12,6 +12,7 @@ import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.TopicName;
+import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.security.Authorizer;
 
 /**
@@ -71,7 +72,7 @@ final class PublishHandler {
                 c.identity.clientId(), System.currentTimeMillis());
         if (qos == 0) {
             c.broker.router().publish(message);
-        } else if (c.broker.sessions().journal().enabled()) {
+        } else if (c.broker.acknowledgesDurably()) {
             publishDurably(c, message, packetId);
         } else {
             if (qos == 1 || c.session.receiveQos2(packetId)) {
@@ -82,17 +83,22 @@ final class PublishHandler {
     }
 
     /**
-     * With broker state persisted, the PUBACK or PUBREC goes out only once what routing changed
-     * (queued deliveries of persistent sessions, the held QoS 2 packet id) is written: a publisher
-     * that got its acknowledgement never loses the message to a crash.
+     * With broker state persisted or a capture that promises durability, the PUBACK or PUBREC
+     * goes out only once what routing changed is written: queued deliveries of persistent
+     * sessions and the held QoS 2 packet id (the state journal), and captured copies (the taps
+     * hold the acknowledgement themselves). A publisher that got its acknowledgement never loses
+     * the message to a crash.
      */
     private static void publishDurably(Connection c, Message message, int packetId) {
         InboundAcks.Pending ack = c.inboundAcks.add(packetId, message.qos());
         if (message.qos() == 1 || c.session.receiveQos2(packetId)) {
-            c.broker.router().publish(message);
+            c.broker.router().publish(message, ack);
         }
-        ack.hold();
-        c.broker.sessions().journal().whenWritten(ack::release);
+        SessionJournal journal = c.broker.sessions().journal();
+        if (journal.enabled()) {
+            ack.hold();
+            journal.whenWritten(ack::release);
+        }
         ack.release();
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.broker.routing;
 
 import io.netty.util.concurrent.FastThreadLocal;
+import io.sluice.broker.PublishAck;
 import io.sluice.broker.Tap;
 import io.sluice.broker.message.Delivery;
 import io.sluice.broker.message.Message;
@@ -25,6 +26,7 @@ public final class Router {
     private final TopicTree<Tap> taps = new TopicTree<>(tap -> tap);
     private final RetainedStore retained;
     private final BrokerMetrics metrics;
+    private final boolean durableTaps;
     private final AtomicLong subscriptionCount = new AtomicLong();
     private final FastThreadLocal<Fanout> fanouts = new FastThreadLocal<>() {
         @Override
@@ -37,9 +39,12 @@ public final class Router {
             throws InvalidTopicException {
         this.retained = retained;
         this.metrics = metrics;
+        boolean durable = false;
         for (Tap tap : captureTaps) {
             taps.put(TopicFilter.parse(tap.filter(), 0).levels(), tap);
+            durable |= tap.holdsAcks();
         }
+        this.durableTaps = durable;
     }
 
     /** The retained messages, shared with subscribe handling. */
@@ -105,6 +110,14 @@ public final class Router {
 
     /** Routes an accepted message; it has already passed authorisation. */
     public void publish(Message message) {
+        publish(message, null);
+    }
+
+    /**
+     * Routes an accepted message whose QoS 1/2 acknowledgement is {@code ack} (or null): capture
+     * taps that promise durability hold it until their copy is durable.
+     */
+    public void publish(Message message, PublishAck ack) {
         if (message.retain()) {
             retained.put(message);
         }
@@ -123,7 +136,7 @@ public final class Router {
                 metrics.increment(BrokerCounter.MESSAGES_DROPPED_NO_SUBSCRIBER);
             }
         });
-        taps.match(levels, reserved, tap -> tap.capture(message));
+        taps.match(levels, reserved, tap -> tap.capture(message, ack));
     }
 
     /**
@@ -136,6 +149,11 @@ public final class Router {
         String[] levels = TopicName.levels(name.substring(slash + 1));
         SharedGroup group = shared.get(levels, name);
         return group != null && group.dispatch(delivery.message(), leaving);
+    }
+
+    /** Whether some capture tap holds acknowledgements until its copy is durable. */
+    public boolean hasDurableTaps() {
+        return durableTaps;
     }
 
     /** Number of ordinary subscriptions plus memberships of shared ones. */

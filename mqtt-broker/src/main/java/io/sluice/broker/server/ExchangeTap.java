@@ -1,5 +1,6 @@
 package io.sluice.broker.server;
 
+import io.sluice.broker.PublishAck;
 import io.sluice.broker.Tap;
 import io.sluice.broker.message.Message;
 import io.sluice.exchange.Exchange;
@@ -24,7 +25,7 @@ final class ExchangeTap implements Tap {
     }
 
     @Override
-    public void capture(Message message) {
+    public void capture(Message message, PublishAck ack) {
         exchange.offer(message.topic(), message.payload(), message.createdMillis());
     }
 }
