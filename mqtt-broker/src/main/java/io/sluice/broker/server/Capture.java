@@ -10,6 +10,7 @@ import io.sluice.broker.server.config.SluiceConfig;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
 import io.sluice.stream.PluginRegistry;
+import io.sluice.stream.StreamPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,7 @@ final class Capture implements AutoCloseable {
     }
 
     static Capture open(SluiceConfig config) {
-        PluginRegistry plugins = PluginRegistry.withBuiltIns();
+        PluginRegistry plugins = plugins(config);
         List<Exchange> opened = new ArrayList<>();
         try {
             for (ExchangeConfig exchange : config.exchanges()) {
@@ -49,6 +50,19 @@ final class Capture implements AutoCloseable {
             throw e;
         }
         return new Capture(config.exchanges(), Exchanges.of(opened));
+    }
+
+    /** The built-in stream plugins and those of the jars in {@code plugins.dir}. */
+    private static PluginRegistry plugins(SluiceConfig config) {
+        PluginRegistry plugins = PluginRegistry.withBuiltIns();
+        try {
+            for (StreamPlugin plugin : plugins.loadDirectory(config.pluginsDir())) {
+                LOG.info("stream plugin {} ({}) loaded from {}", plugin.id(), plugin.name(), config.pluginsDir());
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ConfigError("plugins.dir", e.getMessage());
+        }
+        return plugins;
     }
 
     private static Exchange open(ExchangeConfig config, PluginRegistry plugins) {

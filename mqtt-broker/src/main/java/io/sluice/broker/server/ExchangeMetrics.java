@@ -12,6 +12,7 @@ import io.sluice.exchange.ExchangeStatus;
 import io.sluice.exchange.Exchanges;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;
+import io.sluice.stream.PluginCounter;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,6 +46,7 @@ final class ExchangeMetrics implements MultiCollector {
         for (ExchangeCounter counter : ExchangeCounter.values()) {
             snapshots.add(counter(counter.metricName(), counter.help(), e -> e.counter(counter)));
         }
+        snapshots.addAll(pluginCounters());
         List<ExchangeStatus> statuses = exchanges.statuses();
         snapshots.add(gauge("files", "Parquet files published and kept", statuses, ExchangeStatus::files));
         snapshots.add(gauge("file_bytes", "bytes in those files", statuses, ExchangeStatus::fileBytes));
@@ -57,6 +59,21 @@ final class ExchangeMetrics implements MultiCollector {
         snapshots.add(gauge("ring_backlog", "messages offered and not yet taken by the ring thread", statuses,
                 ExchangeStatus::ringBacklog));
         return new MetricSnapshots(snapshots);
+    }
+
+    /** Each plugin's own counters, for the exchanges that use the plugin. */
+    private List<CounterSnapshot> pluginCounters() {
+        Map<String, CounterSnapshot.Builder> byName = new LinkedHashMap<>();
+        for (Exchange exchange : exchanges.all()) {
+            for (PluginCounter counter : exchange.codec().counters().keySet()) {
+                byName.computeIfAbsent(counter.metricName(), name -> CounterSnapshot.builder()
+                        .name("sluice_exchange_" + name.replaceFirst("_total$", "")).help(counter.help()))
+                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                                .labels(Labels.of("exchange", exchange.name())).value(exchange.counter(counter))
+                                .build());
+            }
+        }
+        return byName.values().stream().map(CounterSnapshot.Builder::build).toList();
     }
 
     private CounterSnapshot counter(String metricName, String help, ToLongFunction<Exchange> value) {

@@ -208,6 +208,21 @@ class CaptureEndToEndTest {
                 exchange("a", "t", "a/#/b", "tcp://127.0.0.1:0", "")).path());
     }
 
+    @Test
+    void aPluginDirectoryThatIsNotOneStopsStartUp() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("plugins.txt"), "x");
+        assertEquals("plugins.dir", startFails("plugins.dir = \"" + notADirectory + "\"\n").path());
+    }
+
+    @Test
+    void aCorruptPluginJarStopsStartUpNamingTheJar() throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Files.writeString(plugins.resolve("broken.jar"), "not a zip file");
+        ConfigError error = startFails("plugins.dir = \"" + plugins + "\"\n");
+        assertEquals("plugins.dir", error.path());
+        assertTrue(error.getMessage().contains("broken.jar"), error.getMessage());
+    }
+
     private ConfigError startFails(String config) {
         return assertThrows(ConfigError.class, () -> {
             SluiceServer started = SluiceServer.start(ConfigLoader.load(write(config)));

@@ -35,19 +35,29 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Writes {@code dir/sluice.conf} (state and Parquet in {@code dir} unless {@code config} says otherwise) and launches. */
     public static ServerProcess launch(Path dir, String config) throws IOException {
+        return launch(dir, config, System.getProperty("java.class.path"));
+    }
+
+    /** As {@link #launch(Path, String)}, with the server's class path given explicitly. */
+    public static ServerProcess launch(Path dir, String config, String classPath) throws IOException {
         Path file = dir.resolve("sluice.conf");
         Files.writeString(file, "persistence.dir = \"" + dir.resolve("state") + "\"\n"
                 + "parquet.dir = \"" + dir.resolve("parquet") + "\"\n"
                 + "listeners.tcp.bind = \"127.0.0.1:0\"\n" + config);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        Process process = new ProcessBuilder(java, "-cp", classPath,
                 SluiceMain.class.getName(), "-c", file.toString()).redirectErrorStream(true).start();
         return new ServerProcess(process);
     }
 
     /** Launches and waits until the MQTT listener accepts connections. */
     public static ServerProcess start(Path dir, String config) throws IOException {
-        ServerProcess server = launch(dir, config);
+        return start(dir, config, System.getProperty("java.class.path"));
+    }
+
+    /** As {@link #start(Path, String)}, with the server's class path given explicitly. */
+    public static ServerProcess start(Path dir, String config, String classPath) throws IOException {
+        ServerProcess server = launch(dir, config, classPath);
         Await.until("the server listens (output: " + server.output + ")",
                 () -> server.port > 0 || !server.process.isAlive());
         if (server.port < 0) {
