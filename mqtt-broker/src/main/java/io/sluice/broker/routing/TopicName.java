@@ -29,9 +29,25 @@ public final class TopicName {
         }
     }
 
-    /** Splits a topic name or filter into its levels, keeping empty levels ("a//b", "/a"). */
+    /**
+     * Splits a topic name or filter into its levels, keeping empty levels ("a//b", "/a"). Runs
+     * for every PUBLISH, so it sizes the array exactly instead of growing a list as
+     * {@link String#split} does.
+     */
     public static String[] levels(String topic) {
-        return topic.split("/", -1);
+        int count = 1;
+        for (int i = topic.indexOf('/'); i >= 0; i = topic.indexOf('/', i + 1)) {
+            count++;
+        }
+        String[] levels = new String[count];
+        int start = 0;
+        for (int level = 0; level < count - 1; level++) {
+            int end = topic.indexOf('/', start);
+            levels[level] = topic.substring(start, end);
+            start = end + 1;
+        }
+        levels[count - 1] = topic.substring(start);
+        return levels;
     }
 
     /** Topics beginning with '$' are reserved: filters starting with a wildcard do not match them. */
