@@ -1,0 +1,120 @@
+package io.sluice.query;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * One exchange's query endpoint: the {@code exchange_url}, {@code limit_frequency} and
+ * {@code max_frame_bytes} keys of an {@code exchange_client.<id>} block, plus Sluice's own
+ * {@code max_sync_bytes}, {@code send_timeout} and {@code spool_dir}. Invalid values throw
+ * IllegalArgumentException whose message starts with the key ({@code exchange_url: ...});
+ * start-up prefixes {@code exchange_client.<id>.}.
+ *
+ * @param url            where the PAIR socket binds: {@code tcp://<host>:<port>}; host {@code *} means
+ *                       every interface, port {@code *} an ephemeral port (tests)
+ * @param limitFrequency the most queries served per 5 s window (NanoMQ's meaning), 0 = unlimited
+ * @param maxFrameBytes  the most bytes of one {@code async} data frame (a single record larger than
+ *                       this gets a frame of its own), 1 KiB to 256 MiB
+ * @param maxSyncBytes   the largest {@code sync} reply; a larger one is refused with
+ *                       {@code ERR TOO_LARGE} (use {@code async}), 1 KiB to {@value #MAX_SYNC_BYTES}
+ * @param sendTimeout    how long a reply waits for a client that stops reading before it is
+ *                       abandoned, 100 ms to 1 h
+ * @param spoolDir       where a {@code sync} reply larger than one frame is assembled on disk
+ */
+public record QueryServerSettings(String url, int limitFrequency, int maxFrameBytes, int maxSyncBytes, Duration sendTimeout,
+                                  Path spoolDir) {
+
+    /** The default {@code exchange_url}, NanoMQ's. */
+    public static final String DEFAULT_URL = "tcp://127.0.0.1:10000";
+    /** The default {@code max_frame_bytes}: 1 MiB. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
+    /** The default {@code max_sync_bytes}: 256 MiB. */
+    public static final int DEFAULT_MAX_SYNC_BYTES = 256 << 20;
+    /** The largest {@code max_sync_bytes}: one ZeroMQ frame of JeroMQ is indexed by an int. */
+    public static final int MAX_SYNC_BYTES = Integer.MAX_VALUE - 64;
+    /** The default {@code send_timeout}. */
+    public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(10);
+    /** Smallest {@code max_frame_bytes}. */
+    public static final int MIN_FRAME_BYTES = 1024;
+    /** Largest {@code max_frame_bytes}. */
+    public static final int MAX_FRAME_BYTES = 256 << 20;
+
+    private static final Pattern TCP_URL = Pattern.compile("tcp://(\\*|\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):(\\*|[0-9]{1,5})");
+
+    public QueryServerSettings {
+        checkUrl(url);
+        if (limitFrequency < 0) {
+            throw new IllegalArgumentException("limit_frequency: must be 0 (unlimited) or more queries per 5 s, was " + limitFrequency);
+        }
+        if (maxFrameBytes < MIN_FRAME_BYTES || maxFrameBytes > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException("max_frame_bytes: must be " + MIN_FRAME_BYTES + " to " + MAX_FRAME_BYTES
+                    + " bytes, was " + maxFrameBytes);
+        }
+        if (maxSyncBytes < MIN_FRAME_BYTES || maxSyncBytes > MAX_SYNC_BYTES) {
+            throw new IllegalArgumentException("max_sync_bytes: must be " + MIN_FRAME_BYTES + " to " + MAX_SYNC_BYTES
+                    + " bytes, was " + maxSyncBytes);
+        }
+        if (sendTimeout == null || sendTimeout.compareTo(Duration.ofMillis(100)) < 0 || sendTimeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("send_timeout: must be 100 ms to 1 h, was " + sendTimeout);
+        }
+        if (spoolDir == null) {
+            throw new IllegalArgumentException("spool_dir: missing");
+        }
+    }
+
+    private static void checkUrl(String url) {
+        if (url == null || !TCP_URL.matcher(url).matches()) {
+            throw new IllegalArgumentException("exchange_url: must be tcp://<host>:<port>, e.g. " + DEFAULT_URL + ", was "
+                    + (url == null ? "null" : "'" + url + "'"));
+        }
+        String port = url.substring(url.lastIndexOf(':') + 1);
+        if (!port.equals("*")) {
+            int number = Integer.parseInt(port);
+            if (number < 1 || number > 65535) {
+                throw new IllegalArgumentException("exchange_url: port must be 1 to 65535, was " + number + " in '" + url + "'");
+            }
+        }
+    }
+
+    /** Defaults at {@code url}: no rate limit, 1 MiB frames, 256 MiB sync replies, 10 s send timeout, spooling in java.io.tmpdir. */
+    public static QueryServerSettings defaults(String url) {
+        return new QueryServerSettings(url, 0, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_SYNC_BYTES, DEFAULT_SEND_TIMEOUT,
+                Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** A copy with another {@code exchange_url}. */
+    public QueryServerSettings withUrl(String value) {
+        return new QueryServerSettings(value, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir);
+    }
+
+    /** A copy with another {@code limit_frequency}. */
+    public QueryServerSettings withLimitFrequency(int value) {
+        return new QueryServerSettings(url, value, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir);
+    }
+
+    /** A copy with another {@code max_frame_bytes}. */
+    public QueryServerSettings withMaxFrameBytes(int value) {
+        return new QueryServerSettings(url, limitFrequency, value, maxSyncBytes, sendTimeout, spoolDir);
+    }
+
+    /** A copy with another {@code max_sync_bytes}. */
+    public QueryServerSettings withMaxSyncBytes(int value) {
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, value, sendTimeout, spoolDir);
+    }
+
+    /** A copy with another {@code send_timeout}. */
+    public QueryServerSettings withSendTimeout(Duration value) {
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, value, spoolDir);
+    }
+
+    /** A copy with another {@code spool_dir}. */
+    public QueryServerSettings withSpoolDir(Path value) {
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, value);
+    }
+
+    /** Whether the port is chosen at bind time ({@code *}). */
+    public boolean ephemeralPort() {
+        return url.endsWith(":*");
+    }
+}
