@@ -9,14 +9,20 @@ import io.sluice.broker.server.config.ExchangeConfig;
 import io.sluice.broker.server.config.SluiceConfig;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
+import io.sluice.query.QueryServer;
+import io.sluice.query.QueryServerSettings;
+import io.sluice.query.QueryServers;
 import io.sluice.stream.PluginRegistry;
 import io.sluice.stream.StreamPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The capture side of the server: the stream plugins, one exchange per {@code exchange_client}
@@ -28,11 +34,13 @@ final class Capture implements AutoCloseable {
 
     private final List<ExchangeConfig> configs;
     private final Exchanges exchanges;
+    private final QueryServers queries;
     private final List<Tap> taps = new ArrayList<>();
 
-    private Capture(List<ExchangeConfig> configs, Exchanges exchanges) {
+    private Capture(List<ExchangeConfig> configs, Exchanges exchanges, QueryServers queries) {
         this.configs = configs;
         this.exchanges = exchanges;
+        this.queries = queries;
         for (Exchange exchange : exchanges.all()) {
             taps.add(new ExchangeTap(exchange));
         }
@@ -49,7 +57,38 @@ final class Capture implements AutoCloseable {
             closeAll(opened);
             throw e;
         }
-        return new Capture(config.exchanges(), Exchanges.of(opened));
+        Exchanges exchanges = Exchanges.of(opened);
+        try {
+            return new Capture(config.exchanges(), exchanges, openQueries(config.exchanges(), exchanges));
+        } catch (RuntimeException e) {
+            closeQuietly(exchanges);
+            throw e;
+        }
+    }
+
+    /** One query server per exchange, on its {@code exchange_url}. */
+    private static QueryServers openQueries(List<ExchangeConfig> configs, Exchanges exchanges) {
+        Map<Exchange, QueryServerSettings> settings = new LinkedHashMap<>();
+        for (ExchangeConfig config : configs) {
+            settings.put(exchanges.get(config.exchange().name()), config.query());
+        }
+        try {
+            QueryServers queries = QueryServers.open(settings);
+            for (QueryServer server : queries.all()) {
+                LOG.info("exchange {}: answering queries on {}", server.exchange().name(), server.endpoint());
+            }
+            return queries;
+        } catch (BindException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(Exchanges exchanges) {
+        try {
+            exchanges.close();
+        } catch (IOException e) {
+            LOG.error("exchanges failed to close after a failed start", e);
+        }
     }
 
     /** The built-in stream plugins and those of the jars in {@code plugins.dir}. */
@@ -109,14 +148,23 @@ final class Capture implements AutoCloseable {
         if (exchanges.all().isEmpty()) {
             return;
         }
-        ExchangeMetrics metrics = new ExchangeMetrics(exchanges);
+        ExchangeMetrics metrics = new ExchangeMetrics(exchanges, queries);
         registry.register(metrics);
         sysTopics.addSource(metrics::sysValues);
     }
 
-    /** Writes every buffered, queued and spilled batch to Parquet, exchange by exchange. */
+    /** The query servers, one per exchange. */
+    QueryServers queries() {
+        return queries;
+    }
+
+    /**
+     * Stops answering queries, then writes every buffered, queued and spilled batch to Parquet,
+     * exchange by exchange (a query needs its exchange open, so the servers go first).
+     */
     @Override
     public void close() {
+        queries.close();
         try {
             exchanges.close();
         } catch (IOException e) {

@@ -11,6 +11,8 @@ import io.sluice.exchange.ExchangeCounter;
 import io.sluice.exchange.ExchangeStatus;
 import io.sluice.exchange.Exchanges;
 import io.sluice.parquet.StoreCounter;
+import io.sluice.query.QueryCounter;
+import io.sluice.query.QueryServers;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.stream.PluginCounter;
 
@@ -22,16 +24,18 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * The capture pipeline's numbers, read when asked: for Prometheus every ring, store and exchange
- * counter as {@code sluice_exchange_<counter>_total{exchange="<name>"}} plus gauges of files,
+ * The capture pipeline's numbers, read when asked: for Prometheus every ring, store, exchange,
+ * plugin and query counter as {@code sluice_exchange_<counter>_total{exchange="<name>"}} plus gauges of files,
  * bytes, pending and spilled batches, rows filling and ring backlog; for {@code $SYS} the same
  * values under {@code exchanges/<name>/<metric>}. Thread-safe; nothing is kept between reads.
  */
 final class ExchangeMetrics implements MultiCollector {
     private final Exchanges exchanges;
+    private final QueryServers queries;
 
-    ExchangeMetrics(Exchanges exchanges) {
+    ExchangeMetrics(Exchanges exchanges, QueryServers queries) {
         this.exchanges = exchanges;
+        this.queries = queries;
     }
 
     @Override
@@ -47,6 +51,9 @@ final class ExchangeMetrics implements MultiCollector {
             snapshots.add(counter(counter.metricName(), counter.help(), e -> e.counter(counter)));
         }
         snapshots.addAll(pluginCounters());
+        for (QueryCounter counter : QueryCounter.values()) {
+            snapshots.add(counter(counter.metricName(), counter.help(), e -> queries.get(e.name()).counter(counter)));
+        }
         List<ExchangeStatus> statuses = exchanges.statuses();
         snapshots.add(gauge("files", "Parquet files published and kept", statuses, ExchangeStatus::files));
         snapshots.add(gauge("file_bytes", "bytes in those files", statuses, ExchangeStatus::fileBytes));
@@ -107,6 +114,8 @@ final class ExchangeMetrics implements MultiCollector {
             values.put(prefix + "pending_batches", status.pendingBatches());
             values.put(prefix + "spilled_batches", status.spilledBatches());
             values.put(prefix + "ring_backlog", status.ringBacklog());
+            queries.get(status.name()).counters().forEach((name, value) ->
+                    values.put(prefix + name.replaceFirst("_total$", ""), value));
         }
         return values;
     }

@@ -196,6 +196,11 @@ public final class SluiceServer implements AutoCloseable {
         return capture.exchanges();
     }
 
+    /** The bound query endpoint of an exchange, e.g. {@code tcp://127.0.0.1:10000}. */
+    public String queryEndpoint(String exchange) {
+        return capture.queries().get(exchange).endpoint();
+    }
+
     /** The bound address of the listener called {@code name}. */
     public InetSocketAddress address(String name) {
         for (MqttListener listener : listeners) {

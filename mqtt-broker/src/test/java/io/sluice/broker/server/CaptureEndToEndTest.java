@@ -9,6 +9,9 @@ import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.Clients;
 import io.sluice.exchange.Exchange;
 import io.sluice.parquet.DuckDb;
+import io.sluice.query.client.ExchangeConsumer;
+import io.sluice.query.client.Query;
+import io.sluice.query.client.Record;
 import io.sluice.ringbus.RingCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -80,7 +84,7 @@ class CaptureEndToEndTest {
 
     @Test
     void everyMatchingPublishIsForwardedAndCapturedIntoParquetExactly() throws Exception {
-        start(exchange("mq1", "telemetry", "fleet/+/speed", "tcp://127.0.0.1:0", "ringbus { cap = 64 }"));
+        start(exchange("mq1", "telemetry", "fleet/+/speed", "tcp://127.0.0.1:*", "ringbus { cap = 64 }"));
         Mqtt5BlockingClient sub = client("dashboard");
         Clients.Inbox<Mqtt5Publish> inbox = Clients.inbox(sub);
         sub.subscribeWith().topicFilter("fleet/#").send();
@@ -116,9 +120,35 @@ class CaptureEndToEndTest {
     }
 
     @Test
+    void theQueryChannelAnswersWhileTheServerRunsFromMemoryAndFiles() throws Exception {
+        start(exchange("mq1", "live", "live/#", "tcp://127.0.0.1:*", "ringbus { cap = 100 }"));
+        Mqtt5BlockingClient pub = client("source");
+        int count = 250; // two full batches go to files, the rest waits in the ring
+        for (int i = 0; i < count; i++) {
+            pub.publishWith().topic("live/" + i).qos(MqttQos.AT_LEAST_ONCE).payload(("m" + i).getBytes()).send();
+        }
+        Exchange live = server.exchanges().get("live");
+        Await.until("both full batches written", () -> live.status().files() >= 2);
+        try (ExchangeConsumer consumer = ExchangeConsumer.builder().url(server.queryEndpoint("live"))
+                .timeout(Duration.ofSeconds(10)).connect();
+             Query query = consumer.query("async-0-" + Long.MAX_VALUE / 2 + "-ts,offset,topic,data")) {
+            int i = 0;
+            long previousOffset = -1;
+            for (Record record : query.records()) {
+                assertEquals("live/" + i, record.topic());
+                assertArrayEquals(("m" + i).getBytes(), record.data());
+                assertTrue(record.offset() > previousOffset);
+                previousOffset = record.offset();
+                i++;
+            }
+            assertEquals(count, i, "every record once, in order, from files and memory");
+        }
+    }
+
+    @Test
     void severalExchangesMatchingOneMessageEachGetACopy() throws Exception {
-        start(exchange("a", "all", "plant/#", "tcp://127.0.0.1:0", "")
-                + exchange("b", "temperatures", "plant/+/temp", "tcp://127.0.0.1:1", ""));
+        start(exchange("a", "all", "plant/#", "tcp://127.0.0.1:*", "")
+                + exchange("b", "temperatures", "plant/+/temp", "tcp://127.0.0.1:*", ""));
         Mqtt5BlockingClient pub = client("sensor");
         pub.publishWith().topic("plant/l1/temp").qos(MqttQos.AT_LEAST_ONCE).payload("21".getBytes()).send();
         pub.publishWith().topic("plant/l1/rpm").qos(MqttQos.AT_LEAST_ONCE).payload("900".getBytes()).send();
@@ -135,7 +165,7 @@ class CaptureEndToEndTest {
         Path acl = dir.resolve("acl.hocon");
         Files.writeString(acl, "rules = [ { permit = deny, clientid = \"intruder\", action = publish, topics = [\"#\"] } ]");
         start("auth { acl_file = \"" + acl + "\", no_match = allow }\n"
-                + exchange("a", "audit", "secure/#", "tcp://127.0.0.1:0", ""));
+                + exchange("a", "audit", "secure/#", "tcp://127.0.0.1:*", ""));
         client("intruder").publishWith().topic("secure/door").payload("open".getBytes()).send();
         client("guard").publishWith().topic("secure/door").qos(MqttQos.AT_LEAST_ONCE).payload("closed".getBytes())
                 .send();
@@ -148,7 +178,7 @@ class CaptureEndToEndTest {
 
     @Test
     void aSlowStreamReachesDiskThroughFlushIntervalWhileTheServerRuns() throws Exception {
-        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:0", "ringbus { cap = 100000 }"));
+        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:*", "ringbus { cap = 100000 }"));
         client("trickle").publishWith().topic("slow/1").qos(MqttQos.AT_LEAST_ONCE).payload("x".getBytes()).send();
         Exchange slow = server.exchanges().get("slow");
         Await.until("a file published by flush_interval", () -> slow.status().files() == 1);
@@ -158,7 +188,7 @@ class CaptureEndToEndTest {
     @Test
     void captureCountersAreInSysAndMetrics() throws Exception {
         start("system.sys_interval = 100ms\nhttp_server.port = 0\n"
-                + exchange("a", "counted", "c/#", "tcp://127.0.0.1:0", ""));
+                + exchange("a", "counted", "c/#", "tcp://127.0.0.1:*", ""));
         Mqtt5BlockingClient watcher = client("watcher");
         Clients.Inbox<Mqtt5Publish> sys = Clients.inbox(watcher);
         watcher.subscribeWith().topicFilter("$SYS/broker/exchanges/counted/#").send();
@@ -187,25 +217,25 @@ class CaptureEndToEndTest {
     @Test
     void badExchangeConfigurationStopsStartUpNamingTheKey() throws Exception {
         assertEquals("exchange_client.b.exchange.name", startFails(
-                exchange("a", "dup", "a/#", "tcp://127.0.0.1:0", "")
-                        + exchange("b", "dup", "b/#", "tcp://127.0.0.1:1", "")).path());
+                exchange("a", "dup", "a/#", "tcp://127.0.0.1:*", "")
+                        + exchange("b", "dup", "b/#", "tcp://127.0.0.1:*", "")).path());
         assertEquals("exchange_client.b.exchange_url", startFails(
                 exchange("a", "one", "a/#", "tcp://127.0.0.1:5", "")
                         + exchange("b", "two", "b/#", "tcp://127.0.0.1:5", "")).path());
         assertEquals("exchange_client.a.exchange.ringbus.cap", startFails(
-                exchange("a", "zero", "a/#", "tcp://127.0.0.1:0", "ringbus { cap = 0 }")).path());
+                exchange("a", "zero", "a/#", "tcp://127.0.0.1:*", "ringbus { cap = 0 }")).path());
         assertEquals("exchange_client.a.exchange.ringbus.fullOp", startFails(
-                exchange("a", "op", "a/#", "tcp://127.0.0.1:0", "ringbus { fullOp = 7 }")).path());
+                exchange("a", "op", "a/#", "tcp://127.0.0.1:*", "ringbus { fullOp = 7 }")).path());
         assertEquals("exchange_client.a.exchange.streamType", startFails(
-                exchange("a", "st", "a/#", "tcp://127.0.0.1:0", "").replace("streamType = 0", "streamType = 42"))
+                exchange("a", "st", "a/#", "tcp://127.0.0.1:*", "").replace("streamType = 0", "streamType = 42"))
                 .path());
         Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
         assertEquals("exchange_client.a.exchange.parquet.dir", startFails(exchange("a", "d", "a/#",
-                "tcp://127.0.0.1:0", "parquet { dir = \"" + file.resolve("sub") + "\" }")).path());
+                "tcp://127.0.0.1:*", "parquet { dir = \"" + file.resolve("sub") + "\" }")).path());
         assertEquals("exchange_client.a.exchange.parquet.compress", startFails(
-                exchange("a", "z", "a/#", "tcp://127.0.0.1:0", "parquet { compress = brotli }")).path());
+                exchange("a", "z", "a/#", "tcp://127.0.0.1:*", "parquet { compress = brotli }")).path());
         assertEquals("exchange_client.a.exchange.topic", startFails(
-                exchange("a", "t", "a/#/b", "tcp://127.0.0.1:0", "")).path());
+                exchange("a", "t", "a/#/b", "tcp://127.0.0.1:*", "")).path());
     }
 
     @Test

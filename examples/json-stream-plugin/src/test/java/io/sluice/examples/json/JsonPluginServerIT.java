@@ -45,7 +45,7 @@ class JsonPluginServerIT {
         String config = "persistence.enabled = false\n"
                 + "plugins.dir = \"" + plugins + "\"\n"
                 + "exchange_client.cars {\n"
-                + "  exchange_url = \"tcp://127.0.0.1:0\"\n"
+                + "  exchange_url = \"tcp://127.0.0.1:*\"\n"
                 + "  exchange {\n"
                 + "    name = cars\n"
                 + "    topic = \"cars/+/telemetry\"\n"

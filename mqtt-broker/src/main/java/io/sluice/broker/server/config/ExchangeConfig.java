@@ -3,6 +3,7 @@ package io.sluice.broker.server.config;
 import io.sluice.exchange.ExchangeSettings;
 import io.sluice.parquet.Compression;
 import io.sluice.parquet.ParquetSettings;
+import io.sluice.query.QueryServerSettings;
 import io.sluice.ringbus.FullOp;
 import io.sluice.ringbus.RingSettings;
 
@@ -18,24 +19,22 @@ import java.util.Map;
  * One exchange path as configured, NanoMQ-style:
  * <pre>
  * exchange_client.&lt;id&gt; {
- *   exchange_url = "tcp://127.0.0.1:10000"      # its query endpoint
+ *   exchange_url = "tcp://127.0.0.1:10000"      # its query endpoint; port * picks a free one
  *   limit_frequency = 5                        # queries per 5 s, 0 = unlimited
  *   max_frame_bytes = 1MB                      # async reply frame bound
+ *   max_sync_bytes = 256MB, send_timeout = 10s, spool_dir = ...
  *   exchange { name, topic, streamType, flush_interval, max_batch_bytes,
  *              ringbus { name, cap, fullOp, slots, spill_dir }, parquet { ... }, plugin { ... } }
  * }
  * </pre>
  * A top-level {@code parquet { }} block gives every exchange's defaults.
  *
- * @param id             the block's id ({@code mq1} in {@code exchange_client.mq1})
- * @param exchange       the validated exchange settings
- * @param url            {@code exchange_url}
- * @param limitFrequency {@code limit_frequency}
- * @param maxFrameBytes  {@code max_frame_bytes}
+ * @param id       the block's id ({@code mq1} in {@code exchange_client.mq1})
+ * @param exchange the validated exchange settings
+ * @param query    its query endpoint: {@code exchange_url}, {@code limit_frequency},
+ *                 {@code max_frame_bytes}, {@code max_sync_bytes}, {@code send_timeout}, {@code spool_dir}
  */
-public record ExchangeConfig(String id, ExchangeSettings exchange, String url, int limitFrequency,
-                             int maxFrameBytes) {
-    static final String DEFAULT_URL = "tcp://127.0.0.1:10000";
+public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSettings query) {
 
     /** The path prefix of this exchange's keys, for error messages. */
     public String path() {
@@ -51,7 +50,9 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, String url, i
         for (String id : r.blockNames("exchange_client")) {
             ExchangeConfig config = read(r, id, defaults);
             unique(names, config.exchange().name(), "exchange_client." + id + ".exchange.name", "exchange name");
-            unique(urls, config.url(), "exchange_client." + id + ".exchange_url", "exchange_url");
+            if (!config.query().ephemeralPort()) {
+                unique(urls, config.query().url(), "exchange_client." + id + ".exchange_url", "exchange_url");
+            }
             exchanges.add(config);
         }
         return exchanges;
@@ -67,18 +68,32 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, String url, i
     private static ExchangeConfig read(ConfigReader r, String id, ParquetSettings defaults) {
         String client = "exchange_client." + id;
         String base = client + ".exchange";
-        String url = r.string(client + ".exchange_url", DEFAULT_URL);
-        int limit = (int) r.integer(client + ".limit_frequency", 0, 0, 1_000_000);
-        int maxFrame = (int) r.bytes(client + ".max_frame_bytes", 1 << 20, 1024, 256L << 20);
+        QueryServerSettings query = query(r, client);
         try {
             RingSettings ring = ring(r, base);
             ParquetSettings parquet = parquet(r, base + ".parquet", defaults);
             ExchangeSettings exchange = new ExchangeSettings(r.requiredString(base + ".name"),
                     r.requiredString(base + ".topic"), (int) r.integer(base + ".streamType", 0, 0, 65535), ring,
                     parquet, new LinkedHashMap<>(r.block(base + ".plugin")));
-            return new ExchangeConfig(id, exchange, url, limit, maxFrame);
+            return new ExchangeConfig(id, exchange, query);
         } catch (IllegalArgumentException e) {
             throw relative(base, e);
+        }
+    }
+
+    private static QueryServerSettings query(ConfigReader r, String client) {
+        QueryServerSettings d = QueryServerSettings.defaults(QueryServerSettings.DEFAULT_URL);
+        String spoolDir = r.string(client + ".spool_dir", null);
+        try {
+            return new QueryServerSettings(
+                    r.string(client + ".exchange_url", d.url()),
+                    (int) r.integer(client + ".limit_frequency", d.limitFrequency(), Integer.MIN_VALUE, Integer.MAX_VALUE),
+                    (int) r.bytes(client + ".max_frame_bytes", d.maxFrameBytes(), 0, Integer.MAX_VALUE),
+                    (int) r.bytes(client + ".max_sync_bytes", d.maxSyncBytes(), 0, Integer.MAX_VALUE),
+                    Duration.ofMillis(r.millis(client + ".send_timeout", d.sendTimeout().toMillis(), 0, Long.MAX_VALUE)),
+                    spoolDir == null ? d.spoolDir() : Path.of(spoolDir));
+        } catch (IllegalArgumentException e) {
+            throw relative(client, e);
         }
     }
 
