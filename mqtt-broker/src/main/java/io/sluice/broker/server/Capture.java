@@ -9,7 +9,6 @@ import io.sluice.broker.server.config.ExchangeConfig;
 import io.sluice.broker.server.config.SluiceConfig;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
-import io.sluice.query.QueryServer;
 import io.sluice.query.QueryServerSettings;
 import io.sluice.query.QueryServers;
 import io.sluice.stream.PluginRegistry;
@@ -73,11 +72,7 @@ final class Capture implements AutoCloseable {
             settings.put(exchanges.get(config.exchange().name()), config.query());
         }
         try {
-            QueryServers queries = QueryServers.open(settings);
-            for (QueryServer server : queries.all()) {
-                LOG.info("exchange {}: answering queries on {}", server.exchange().name(), server.endpoint());
-            }
-            return queries;
+            return QueryServers.open(settings);
         } catch (BindException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
