@@ -33,6 +33,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT;</li>
  *   <li>{@code populate}: leaves persistent sessions and retained messages behind, for start-up timing.</li>
  * </ul>
+ * With {@code --query-url} a {@code throughput} run also queries that exchange, {@code async} over
+ * all its history, back to back, and reports how much it read: live traffic under query load.
+ * <ul>
+ * </ul>
  * With {@code --pid} it also reads the broker's CPU time and reports work per broker CPU-second.
  *
  * <pre>
@@ -52,7 +56,7 @@ public final class MqttBench {
         if (args.length == 0) {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
-                    + "[--concurrency N] [--persistent true] [--pid BROKER_PID] [--label TEXT]\n"
+                    + "[--concurrency N] [--persistent true] [--query-url URL] [--pid BROKER_PID] [--label TEXT]\n"
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
         }
@@ -104,12 +108,14 @@ public final class MqttBench {
         Pump pump = new Pump(pubs, subs, window, qos);
         Thread pumpThread = new Thread(pump, "bench-pump");
         pumpThread.start();
+        QueryLoop queries = options.containsKey("query-url") ? QueryLoop.start(get("query-url", null)) : null;
         Measurement m = measure(() -> subs.stream().mapToLong(s -> s.received.get()).sum());
         pump.running = false;
         pumpThread.join();
+        String queryLoad = queries == null ? "" : " " + queries.stop(m.seconds());
         report("throughput", m, "deliveries", String.format(Locale.ROOT,
-                "publishers=%d subscribers=%d qos=%d payload=%d persistent=%s", publishers, subscribers, qos, payload,
-                persistent));
+                "publishers=%d subscribers=%d qos=%d payload=%d persistent=%s%s", publishers, subscribers, qos, payload,
+                persistent, queryLoad));
         pubs.forEach(BenchClient::close);
         subs.forEach(BenchClient::close);
         group.shutdownGracefully().syncUninterruptibly();
