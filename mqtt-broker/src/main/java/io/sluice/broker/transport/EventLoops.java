@@ -16,13 +16,13 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The I/O threads of all listeners: one acceptor thread and {@code threads} event loops, on
- * native epoll where the platform has it and on NIO elsewhere.
+ * The I/O threads of all listeners: {@code threads} event loops, on native epoll where the
+ * platform has it and on NIO elsewhere. The listening sockets live on the same loops as the
+ * connections: a separate acceptor thread would only add a hand-off per new connection.
  */
 public final class EventLoops implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
 
-    private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> serverChannel;
     private final boolean epoll;
@@ -32,16 +32,11 @@ public final class EventLoops implements AutoCloseable {
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         int workerCount = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-accept"), factory);
         this.workers = new MultiThreadIoEventLoopGroup(workerCount, new DefaultThreadFactory("sluice-io"), factory);
         this.serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         if (!epoll) {
             LOG.info("native epoll unavailable ({}), using NIO", Epoll.unavailabilityCause().toString());
         }
-    }
-
-    EventLoopGroup acceptor() {
-        return acceptor;
     }
 
     EventLoopGroup workers() {
@@ -59,7 +54,6 @@ public final class EventLoops implements AutoCloseable {
 
     @Override
     public void close() {
-        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -72,7 +72,7 @@ public final class MqttListener implements AutoCloseable {
                 broker.settings().maxConnections(), spec.maxConnections(), spec.maxConnRate(), broker.metrics());
         ChannelGroup connections = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loops.acceptor(), loops.workers())
+                .group(loops.workers())
                 .channel(loops.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
