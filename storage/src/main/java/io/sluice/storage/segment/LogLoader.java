@@ -119,7 +119,7 @@ final class LogLoader {
         if (files.isEmpty()) {
             LOG.debug("Log '{}' created in {}", name, dir);
         } else if (!clean || bytesTruncated > 0 || indexesRebuilt > 0) {
-            LOG.info("Log '{}' in {} opened after an {} shutdown: {}", name, dir, clean ? "clean" : "unclean", report);
+            LOG.info("Log '{}' in {} opened after {} shutdown: {}", name, dir, clean ? "a clean" : "an unclean", report);
         }
         return new Loaded(segments, logStart, recoveryPoint, cleanerCheckpoint, report);
     }
