@@ -4,6 +4,7 @@ import io.sluice.parquet.ParquetSettings;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.ringbus.RingSettings;
+import io.sluice.storage.FlushPolicy;
 import io.sluice.stream.PluginRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,10 +28,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Capture throughput into Parquet: each operation offers {@value #MESSAGES} messages to one RAW
- * exchange (zstd) and waits until all of them are in published files on disk, so the score is
- * end-to-end messages per second (offer, ring, encode, write, fsync, rename). MB/s = msgs/s ×
- * payload bytes. The tee alone is measured by the ringbus module's OfferBenchmark.
+ * Capture throughput: each operation offers {@value #MESSAGES} messages to one RAW exchange (zstd)
+ * and waits until all of them are in published files on disk ({@link #offerToParquet}: offer,
+ * ring, write-ahead log, encode, write, fsync, rename) or until all of them are durable, as a
+ * publisher's acknowledgements wait for ({@link #offerUntilDurable}: with a write-ahead log, the
+ * log's flush policy; without one, taken by the ring). MB/s = msgs/s × payload bytes. The tee
+ * alone is measured by the ringbus module's OfferBenchmark.
+ *
+ * <p>{@code durability}: {@code none}, or {@code wal-<flush>} for a write-ahead log with that flush
+ * policy ({@code none}, {@code interval} every second, {@code always}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -42,11 +49,16 @@ public class CaptureBenchmark {
     @Param({"64", "1024"})
     int payloadBytes;
 
+    @Param({"none", "wal-none", "wal-interval", "wal-always"})
+    String durability;
+
     private Path dir;
     private Exchange exchange;
     private byte[][] payloads;
     private String[] topics;
     private long offered;
+    private final AtomicLong durable = new AtomicLong();
+    private final Runnable receipt = durable::incrementAndGet;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -62,6 +74,12 @@ public class CaptureBenchmark {
                 .withMaxBatchBytes(64L << 20);
         ParquetSettings parquet = ParquetSettings.defaults(dir.toString()).withFileCount(20).withQueueBatches(8);
         ExchangeSettings settings = ExchangeSettings.defaults("bench", "plant/#", dir.toString()).withRing(ring).withParquet(parquet);
+        if (durability.equals("none")) {
+            settings = settings.withDurability(Durability.NONE);
+        } else {
+            FlushPolicy flush = FlushPolicy.fromConfig(durability.substring("wal-".length()));
+            settings = settings.withDurability(Durability.WAL).withWal(ExchangeSettings.WAL_DEFAULTS.toBuilder().flush(flush).build());
+        }
         exchange = Exchange.open(settings, PluginRegistry.withBuiltIns());
     }
 
@@ -82,6 +100,23 @@ public class CaptureBenchmark {
     public void offerToParquet() {
         offerAll();
         while (exchange.counter(StoreCounter.RECORDS_WRITTEN) < offered) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Offer until every message is durable (its receipt ran), not necessarily in Parquet. */
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public void offerUntilDurable() {
+        long base = durable.get();
+        for (int i = 0; i < MESSAGES; i++) {
+            int k = i & (DISTINCT_PAYLOADS - 1);
+            while (!exchange.offer(topics[k], payloads[k], System.currentTimeMillis(), receipt)) {
+                Thread.onSpinWait();
+            }
+        }
+        offered += MESSAGES;
+        while (durable.get() < base + MESSAGES) {
             Thread.onSpinWait();
         }
     }

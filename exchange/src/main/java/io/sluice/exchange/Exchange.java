@@ -2,6 +2,7 @@ package io.sluice.exchange;
 
 import io.sluice.exchange.internal.CaptureView;
 import io.sluice.exchange.internal.Custody;
+import io.sluice.exchange.internal.ExchangeLog;
 import io.sluice.parquet.FooterKeys;
 import io.sluice.parquet.ParquetStore;
 import io.sluice.parquet.StoreCounter;
@@ -17,6 +18,8 @@ import io.sluice.stream.PluginSettings;
 import io.sluice.stream.QueryCommand;
 import io.sluice.stream.StreamCodec;
 import io.sluice.stream.StreamPlugin;
+import io.sluice.storage.StorageCounter;
+import io.sluice.storage.segment.LogScheduler;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,6 +45,16 @@ import org.slf4j.LoggerFactory;
  * <p>At open, offsets and the clock continue from the newest file's footer and from spill files
  * that are not in Parquet yet (those are written first). {@link #close} writes everything
  * buffered, queued and spilled before it returns.
+ *
+ * <p>With {@code durability = wal} every captured message is appended to the exchange's
+ * write-ahead log ({@link ExchangeLog}) before it joins a batch, and the log's offsets are the
+ * capture offsets. {@link #offer(String, byte[], long, Runnable)} takes a receipt that runs once
+ * the message is durable under the log's flush policy (the broker holds the publisher's PUBACK
+ * until then). Once a batch's file is published the log is trimmed behind it. At open, the log's
+ * records that the Parquet files lack become pending batches read from the log, queued to the
+ * writer ahead of anything new: queries see them at once through the merged read (from the log,
+ * not from memory), exactly once, so open does not wait for them to be written. An exchange that
+ * has files but no log yet continues its offsets in a new log.
  */
 public final class Exchange implements AutoCloseable {
 
@@ -53,12 +66,14 @@ public final class Exchange implements AutoCloseable {
     private final ParquetStore store;
     private final Custody custody;
     private final Ring ring;
+    private final ExchangeLog log;
     private final AtomicLongArray counts;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Exchange(ExchangeSettings settings, StreamPlugin plugin, StreamCodec codec, ParquetStore store, Custody custody,
-                     Ring ring, AtomicLongArray counts) {
+                     Ring ring, ExchangeLog log, AtomicLongArray counts) {
         this.settings = settings;
+        this.log = log;
         this.plugin = plugin;
         this.codec = codec;
         this.store = store;
@@ -68,38 +83,99 @@ public final class Exchange implements AutoCloseable {
     }
 
     /**
-     * Opens an exchange and starts its threads.
+     * Opens an exchange and starts its threads; a write-ahead log gets flusher threads of its own.
      *
-     * @throws IllegalArgumentException whose message starts with the key path of a bad setting:
-     *                                  {@code streamType} (unknown plugin), {@code plugin.<key>},
-     *                                  {@code parquet.dir} (cannot be created), {@code ringbus.spill_dir}
-     * @throws IOException              when reading what is on disk fails
+     * @see #open(ExchangeSettings, PluginRegistry, LogScheduler)
      */
     public static Exchange open(ExchangeSettings settings, PluginRegistry plugins) throws IOException {
+        return open(settings, plugins, null);
+    }
+
+    /**
+     * Opens an exchange and starts its threads.
+     *
+     * @param scheduler flusher threads for the write-ahead log, shared by the server's exchanges and
+     *                  closed by the caller after them; null gives the log threads of its own
+     * @throws IllegalArgumentException whose message starts with the key path of a bad setting:
+     *                                  {@code streamType} (unknown plugin), {@code plugin.<key>},
+     *                                  {@code parquet.dir} (cannot be created), {@code ringbus.spill_dir},
+     *                                  {@code storage.dir} (the log cannot be opened there)
+     * @throws IOException              when reading what is on disk fails
+     */
+    public static Exchange open(ExchangeSettings settings, PluginRegistry plugins, LogScheduler scheduler) throws IOException {
         String name = settings.name();
         StreamPlugin plugin = plugins.plugin(settings.streamType());
         StreamCodec codec = plugin.open(new PluginSettings(name, settings.plugin()));
         SpillDirectory spill = openSpill(settings);
         AtomicLongArray counts = new AtomicLongArray(ExchangeCounter.values().length);
-        Custody custody = new Custody(name, codec, spill, counts);
-        ParquetStore store = ParquetStore.open(name, settings.parquet(), footer(settings, plugin), custody);
+        ExchangeLog log = openLog(settings, scheduler, counts);
+        Custody custody = new Custody(name, codec, spill, log, counts);
+        ParquetStore store;
+        try {
+            store = ParquetStore.open(name, settings.parquet(), footer(settings, plugin), custody);
+        } catch (IOException | RuntimeException e) {
+            closeLog(log, e);
+            throw e;
+        }
         try {
             custody.attach(store);
             StoreRecovery recovered = store.recovery();
             List<SpilledBatch> spilled = unwrittenSpills(spill, recovered.maxOffset(), name);
             custody.recover(spilled);
-            CaptureClock clock = clock(recovered, spilled);
-            Ring ring = new Ring(name, settings.ring(), clock, custody, spill);
-            Exchange exchange = new Exchange(settings, plugin, codec, store, custody, ring, counts);
+            long nextOffset = nextOffset(recovered, spilled);
+            long lastTs = lastTs(recovered, spilled);
+            long replayed = 0;
+            if (log != null) {
+                ExchangeLog.Recovered unwritten = log.recover(nextOffset, settings.ring().cap(), settings.ring().maxBatchBytes());
+                custody.replay(unwritten.ranges());
+                replayed = unwritten.records();
+                nextOffset = log.nextOffset();
+                lastTs = Math.max(lastTs, unwritten.lastTs());
+            }
+            Ring ring = new Ring(name, settings.ring(), new CaptureClock(nextOffset, lastTs), log, custody, log == null ? spill : null);
+            Exchange exchange = new Exchange(settings, plugin, codec, store, custody, ring, log, counts);
             ring.start();
             LOG.info("exchange {}: capturing '{}' with stream plugin {} ({}) through ringbus '{}' (cap {}, fullOp {}) into {}; "
-                            + "{} files, {} spilled batches to write, next offset {}", name, settings.topic(), plugin.id(), plugin.name(),
-                    settings.ring().name(), settings.ring().cap(), settings.ring().fullOp(), store.directory(),
-                    recovered.files().size(), spilled.size(), nextOffset(recovered, spilled));
+                            + "{} files, {} spilled batches and {} logged records to write, next offset {}, durability {}{}", name,
+                    settings.topic(), plugin.id(), plugin.name(), settings.ring().name(), settings.ring().cap(),
+                    settings.ring().fullOp(), store.directory(), recovered.files().size(), spilled.size(), replayed, nextOffset,
+                    settings.durability().configName(),
+                    log == null ? "" : " (write-ahead log " + log.directory() + ", flush " + log.flushPolicy().configName() + ")");
             return exchange;
         } catch (IOException | RuntimeException e) {
-            store.close();
+            try {
+                store.close();
+            } finally {
+                closeLog(log, e);
+            }
             throw e;
+        }
+    }
+
+    /** The write-ahead log, or null; one derived from a local parquet.dir that cannot be created is that dir's fault. */
+    private static ExchangeLog openLog(ExchangeSettings settings, LogScheduler scheduler, AtomicLongArray counts) {
+        if (settings.durability() != Durability.WAL) {
+            return null;
+        }
+        try {
+            return ExchangeLog.open(settings.name(), settings.walDirectory(), settings.wal(), scheduler, counts);
+        } catch (IllegalArgumentException e) {
+            if (settings.walDir() != null) {
+                throw e;
+            }
+            throw new IllegalArgumentException("parquet.dir: cannot open the write-ahead log " + settings.walDirectory()
+                    + " beside " + settings.parquet().dir() + ": " + e.getCause().getMessage(), e);
+        }
+    }
+
+    private static void closeLog(ExchangeLog log, Exception cause) {
+        if (log == null) {
+            return;
+        }
+        try {
+            log.close();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -154,12 +230,12 @@ public final class Exchange implements AutoCloseable {
         return max + 1;
     }
 
-    private static CaptureClock clock(StoreRecovery recovered, List<SpilledBatch> spilled) {
+    private static long lastTs(StoreRecovery recovered, List<SpilledBatch> spilled) {
         long lastTs = recovered.maxTs();
         for (SpilledBatch batch : spilled) {
             lastTs = Math.max(lastTs, batch.maxTs());
         }
-        return new CaptureClock(nextOffset(recovered, spilled), lastTs);
+        return lastTs;
     }
 
     public String name() {
@@ -173,6 +249,16 @@ public final class Exchange implements AutoCloseable {
 
     public ExchangeSettings settings() {
         return settings;
+    }
+
+    /** The write-ahead log, or null with durability none; for tests. */
+    ExchangeLog writeAheadLog() {
+        return log;
+    }
+
+    /** Whether captured messages go through a write-ahead log, and receipts wait for it. */
+    public Durability durability() {
+        return settings.durability();
     }
 
     public StreamPlugin plugin() {
@@ -197,6 +283,25 @@ public final class Exchange implements AutoCloseable {
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs) {
         return ring.offer(topic, payload, arrivalMs);
+    }
+
+    /**
+     * Captures one message and runs {@code durable} once it is durable: with
+     * {@code durability = wal}, once its append to the write-ahead log is durable under the log's
+     * flush policy (an fsync covering it for {@code always}); with {@code none}, as soon as the ring
+     * took it. Any thread; never blocks; allocates nothing.
+     *
+     * <p>If this returns true, {@code durable} runs exactly once: normally as above, or at once when
+     * the ring thread refuses the message after all (a blocked batch under fullOp NONE, a failed
+     * log; counted), or when a failed or closing log gives up on it (counted as
+     * {@link ExchangeCounter#WAL_RECEIPTS_ABANDONED}). If this returns false it never runs.
+     *
+     * @param durable runs on the ring thread, a log flusher thread or the closing thread; must be
+     *                quick and must not block
+     * @return false, counted, when the ring is full or the exchange is closing
+     */
+    public boolean offer(String topic, byte[] payload, long arrivalMs, Runnable durable) {
+        return ring.offer(topic, payload, arrivalMs, durable);
     }
 
     /** Parses a query command with this exchange's plugin. */
@@ -254,6 +359,11 @@ public final class Exchange implements AutoCloseable {
             all.put(counter.metricName(), counts.get(counter.ordinal()));
         }
         codec.counters().forEach((counter, value) -> all.put(counter.metricName(), value));
+        if (log != null) {
+            for (StorageCounter counter : StorageCounter.values()) {
+                all.put(counter.metricName(), log.counter(counter));
+            }
+        }
         int spilled = (int) view.pending().stream().filter(b -> !b.inMemory()).count();
         long fileBytes = view.files().stream().mapToLong(f -> f.file().bytes()).sum();
         return new ExchangeStatus(name(), topic(), plugin.id(), plugin.name(), view.files().size(), fileBytes,
@@ -262,9 +372,10 @@ public final class Exchange implements AutoCloseable {
 
     /**
      * Stops capturing and writes everything buffered, queued and spilled to Parquet before
-     * returning (batches the directory refuses even then are saved to the spill directory for the
-     * next start, or counted as lost). Call it after the broker stopped offering and the query
-     * server stopped.
+     * returning (batches the directory refuses even then stay in the write-ahead log or are saved
+     * to the spill directory for the next start, or are counted as lost), then closes the log
+     * cleanly, which runs the last receipts. Call it after the broker stopped offering and the
+     * query server stopped.
      */
     @Override
     public void close() throws IOException {
@@ -273,7 +384,13 @@ public final class Exchange implements AutoCloseable {
         }
         custody.closing();
         ring.close();
-        store.close();
+        try {
+            store.close();
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+        }
         LOG.info("exchange {}: closed after capturing {} messages into {} files", name(), ring.counter(RingCounter.RECEIVED),
                 store.counter(StoreCounter.FILES_WRITTEN));
     }

@@ -14,7 +14,11 @@ public enum ExchangeCounter {
     RECORDS_RECOVERED("exchange_records_recovered_total", "records of spilled batches found at open"),
     BATCHES_SAVED("exchange_batches_saved_total", "batches the writer could not write at close, spilled to disk for the next start"),
     RECORDS_LOST("exchange_records_lost_total", "records that could be neither written nor saved (plugin failure, unusable disk)"),
-    DELETE_FAILURES("exchange_delete_failures_total", "retired files or written spill files that could not be deleted");
+    DELETE_FAILURES("exchange_delete_failures_total", "retired files or written spill files that could not be deleted"),
+    WAL_BATCHES_REPLAYED("exchange_wal_batches_replayed_total", "batches of write-ahead log records found at open that were not in Parquet yet, written from the log"),
+    WAL_RECORDS_REPLAYED("exchange_wal_records_replayed_total", "records of those batches"),
+    WAL_FAILURES("exchange_wal_failures_total", "write-ahead log failures: the log went offline and the exchange refuses messages until restarted"),
+    WAL_RECEIPTS_ABANDONED("exchange_wal_receipts_abandoned_total", "acknowledgements released without their message being durable, because the write-ahead log failed or closed first");
 
     private final String metricName;
     private final String help;

@@ -74,11 +74,43 @@ class ExchangeSettingsTest {
     @Test
     void spillDirectoryIsDerivedForLocalDirsAndRequiredForOthers() {
         assertEquals(dir.resolve(".spill").resolve("ok"), valid().spillDir());
-        ExchangeSettings hdfs = valid().withParquet(valid().parquet().withDir("hdfs://namenode:8020/capture"));
+        ExchangeSettings hdfs = valid().withDurability(Durability.NONE)
+                .withParquet(valid().parquet().withDir("hdfs://namenode:8020/capture"));
         assertNull(hdfs.spillDir());
         assertKey("ringbus.spill_dir", () -> hdfs.withRing(RingSettings.defaults().withFullOp(FullOp.FILE)));
         Path spill = dir.resolve("spill");
         assertEquals(spill, hdfs.withRing(RingSettings.defaults().withSpillDir(spill).withFullOp(FullOp.FILE)).spillDir());
+    }
+
+    @Test
+    void writeAheadLogDirectoryIsDerivedForLocalDirsAndRequiredForOthers() {
+        assertEquals(dir.resolve(".wal").resolve("ok"), valid().walDirectory());
+        assertNull(valid().withDurability(Durability.NONE).walDirectory());
+        ExchangeSettings hdfs = valid().withDurability(Durability.NONE).withParquet(valid().parquet().withDir("hdfs://nn:8020/capture"));
+        assertKey("storage.dir", () -> hdfs.withDurability(Durability.WAL));
+        Path logs = dir.resolve("logs");
+        assertEquals(logs.resolve("ok"), hdfs.withWalDir(logs).withDurability(Durability.WAL).walDirectory());
+        ExchangeSettings fileWithLog = hdfs.withWalDir(logs).withDurability(Durability.WAL)
+                .withRing(RingSettings.defaults().withFullOp(FullOp.FILE));
+        assertEquals(FullOp.FILE, fileWithLog.ring().fullOp(), "fullOp FILE needs no spill directory: it keeps batches in the log");
+    }
+
+    @Test
+    void durabilityAndTheWriteAheadLogsRetention() {
+        assertEquals(Durability.WAL, Durability.fromConfig("wal"));
+        assertKey("durability", () -> Durability.fromConfig("fsync"));
+        assertKey("durability", () -> valid().withDurability(null));
+        assertKey("storage.retention_ms", () -> valid().withWal(ExchangeSettings.WAL_DEFAULTS.toBuilder().retentionMs(60_000).build()));
+        assertKey("storage.retention_bytes", () -> valid().withWal(ExchangeSettings.WAL_DEFAULTS.toBuilder().retentionBytes(1 << 30).build()));
+        assertKey("storage.cleanup_policy", () -> valid().withWal(ExchangeSettings.WAL_DEFAULTS.toBuilder()
+                .cleanupPolicy(io.sluice.storage.CleanupPolicy.COMPACT).build()));
+    }
+
+    @Test
+    void aWriteAheadLogDirectoryThatCannotBeCreatedNamesItsKey() throws IOException {
+        Path file = dir.resolve("file");
+        Files.writeString(file, "x");
+        assertKey("storage.dir", () -> open(valid().withWalDir(file.resolve("sub"))));
     }
 
     @Test

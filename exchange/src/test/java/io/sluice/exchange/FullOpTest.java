@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every fullOp with a real store whose writer is held (the gated plugin), so the one-batch queue
- * is full: batch 0..9 is being written, the next full batch meets the policy.
+ * is full: batch 0..9 is being written, the next full batch meets the policy. Durability none.
  */
 class FullOpTest {
 
@@ -33,10 +33,11 @@ class FullOpTest {
 
     private final GatedPlugin plugin = new GatedPlugin();
 
+    /** Without a write-ahead log: fullOp FILE spills to files (with one, see WriteAheadLogTest). */
     private ExchangeSettings settings(FullOp op) {
         RingSettings ring = RingSettings.defaults().withCap(10).withFlushInterval(Duration.ofHours(1)).withFullOp(op);
         return ExchangeSettings.defaults("ex", "t/#", dir.toString()).withStreamType(GatedPlugin.ID).withRing(ring)
-                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(1));
+                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(1)).withDurability(Durability.NONE);
     }
 
     private Exchange open(ExchangeSettings settings) throws IOException {

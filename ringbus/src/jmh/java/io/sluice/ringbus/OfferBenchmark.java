@@ -48,6 +48,10 @@ public class OfferBenchmark {
             }
 
             @Override
+            public void logged(Batch sealed, Batch next) {
+            }
+
+            @Override
             public void dropped(Batch sealed, Batch next) {
             }
         };

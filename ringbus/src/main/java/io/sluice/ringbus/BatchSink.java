@@ -23,6 +23,12 @@ public interface BatchSink {
     /** The sealed batch was spilled to disk as {@code spilled}; it is written later, in order. */
     void spilled(SpilledBatch spilled, Batch sealed, Batch next);
 
+    /**
+     * The sealed batch is left in the ring's write-ahead log (fullOp FILE with a log): its rows are
+     * the log's offsets [first, last] of the batch; the writer reads them from there later, in order.
+     */
+    void logged(Batch sealed, Batch next);
+
     /** The sealed batch was discarded (fullOp DROP). */
     void dropped(Batch sealed, Batch next);
 }

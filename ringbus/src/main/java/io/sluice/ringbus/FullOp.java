@@ -12,7 +12,10 @@ public enum FullOp {
     DROP(1),
     /** 2: wait for room in the writer's queue (back-pressure: the ring fills, offers are refused and counted). The default. */
     RETURN(2),
-    /** 3: spill the batch to the exchange's spill directory; the writer writes it later, also after a restart. */
+    /**
+     * 3: spill the batch to the exchange's spill directory, or with a write-ahead log leave it there
+     * (its rows are already in it); the writer writes it later, also after a restart.
+     */
     FILE(3);
 
     private final int code;

@@ -26,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * return and a counter. The consumer parks on a timeout wait strategy, so an idle ring costs a
  * few wake-ups per second, not a core.
  *
+ * <p>With a {@link WriteAheadLog}, the ring thread appends every message to it first and takes
+ * the message's offset from it, commits it at the end of every Disruptor batch, and hands each
+ * message's receipt ({@link #offer(String, byte[], long, Runnable)}) to it to run once the message
+ * is durable. The offer itself stays the same: one slot, no allocation, never a wait.
+ *
  * <p>An exception on the ring thread is counted ({@link RingCounter#HANDLER_ERRORS}), logged
  * (rate-limited, with the exchange name) and costs the one message; the thread keeps going.
  */
@@ -48,11 +53,23 @@ public final class Ring implements AutoCloseable {
     private volatile boolean accepting = true;
 
     /**
+     * A ring without a write-ahead log: offsets come from {@code keys}.
+     *
      * @param exchange the exchange's name, for the thread name and messages
      * @param spill    where fullOp FILE spills; may be null for other policies
      */
     public Ring(String exchange, RingSettings settings, KeySource keys, BatchSink sink, SpillDirectory spill) {
-        if (settings.fullOp() == FullOp.FILE && spill == null) {
+        this(exchange, settings, keys, null, sink, spill);
+    }
+
+    /**
+     * @param exchange the exchange's name, for the thread name and messages
+     * @param keys     gives each message its ts, and its offset when there is no log
+     * @param log      the write-ahead log every message is appended to, which assigns offsets; may be null
+     * @param spill    where fullOp FILE spills when there is no log (or it failed); may be null otherwise
+     */
+    public Ring(String exchange, RingSettings settings, KeySource keys, WriteAheadLog log, BatchSink sink, SpillDirectory spill) {
+        if (settings.fullOp() == FullOp.FILE && spill == null && log == null) {
             throw new IllegalArgumentException("ringbus.spill_dir: exchange " + exchange + " has fullOp 3 (FILE) but no spill directory");
         }
         this.exchange = exchange;
@@ -61,7 +78,7 @@ public final class Ring implements AutoCloseable {
         long tick = Math.max(MIN_TICK_NANOS, Math.min(MAX_TICK_NANOS, settings.flushInterval().toNanos() / 4));
         this.ring = RingBuffer.createMultiProducer(CaptureEvent::new, settings.effectiveSlots(),
                 new LiteTimeoutBlockingWaitStrategy(tick, TimeUnit.NANOSECONDS));
-        this.handler = new RingHandler(settings, keys, sink, spill, counts, lossLog);
+        this.handler = new RingHandler(settings, keys, log, sink, spill, counts, lossLog);
         this.processor = new BatchEventProcessorBuilder().build(ring, ring.newBarrier(), handler);
         this.processor.setExceptionHandler(new CountingExceptionHandler());
         ring.addGatingSequences(processor.getSequence());
@@ -84,13 +101,27 @@ public final class Ring implements AutoCloseable {
     }
 
     /**
-     * Offers one message; any thread, never blocks.
+     * Offers one message; any thread, never blocks, allocates nothing.
      *
      * @param payload   bytes the ring may keep; the caller never changes them afterwards
      * @param arrivalMs when the message arrived, epoch ms; its ts is this or the previous ts, whichever is larger
      * @return false when the ring is full or closing (counted)
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs) {
+        return offer(topic, payload, arrivalMs, null);
+    }
+
+    /**
+     * Offers one message whose {@code receipt} runs once the message is durable in the ring's
+     * write-ahead log; any thread, never blocks, allocates nothing. The receipt runs exactly once
+     * if this returns true: when the log holds the message durably, or at once when the ring thread
+     * refuses it (a blocked batch, a failed log) or the ring has no log. If this returns false the
+     * receipt never runs and the caller settles it.
+     *
+     * @param receipt runs on a ring, flusher or closing thread; must be quick and never block; may be null
+     * @return false when the ring is full or closing (counted)
+     */
+    public boolean offer(String topic, byte[] payload, long arrivalMs, Runnable receipt) {
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(payload, "payload");
         if (!accepting) {
@@ -106,7 +137,7 @@ public final class Ring implements AutoCloseable {
             return false;
         }
         try {
-            ring.get(sequence).set(topic, payload, arrivalMs);
+            ring.get(sequence).set(topic, payload, arrivalMs, receipt);
         } finally {
             ring.publish(sequence);
         }

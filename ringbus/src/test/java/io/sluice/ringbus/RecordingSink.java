@@ -10,6 +10,7 @@ final class RecordingSink implements BatchSink {
     final List<Batch> handedOff = new ArrayList<>();
     final List<Batch> dropped = new ArrayList<>();
     final List<SpilledBatch> spilled = new ArrayList<>();
+    final List<Batch> logged = new ArrayList<>();
     volatile Batch active;
 
     RecordingSink(int room) {
@@ -64,6 +65,16 @@ final class RecordingSink implements BatchSink {
     public synchronized void spilled(SpilledBatch file, Batch sealed, Batch next) {
         spilled.add(file);
         active = next;
+    }
+
+    @Override
+    public synchronized void logged(Batch sealed, Batch next) {
+        logged.add(sealed);
+        active = next;
+    }
+
+    synchronized List<Batch> logged() {
+        return new ArrayList<>(logged);
     }
 
     @Override

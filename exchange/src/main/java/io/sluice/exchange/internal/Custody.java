@@ -9,6 +9,7 @@ import io.sluice.ringbus.Batch;
 import io.sluice.ringbus.BatchSink;
 import io.sluice.ringbus.SpillDirectory;
 import io.sluice.ringbus.SpilledBatch;
+import io.sluice.storage.FlushPolicy;
 import io.sluice.stream.StreamCodec;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * and queries take {@link #snapshot}s. Every change happens under this object's lock, which is
  * taken a few times per batch, never per message. A batch joins the view before it reaches the
  * writer, so a file can never be published for a batch the view does not know.
+ *
+ * <p>With a write-ahead log, custody also decides how far the log may be trimmed: below the lowest
+ * offset that is still only in the log, i.e. not yet in a published file. That is the first offset
+ * of the oldest pending batch, else of the ring's batch, else the log's high watermark (read
+ * before the view, so a record that became durable meanwhile is in the view read after it), and
+ * never past a logged batch that left the view but that a query still reads.
  */
 public final class Custody implements BatchSink, StoreListener {
 
@@ -36,22 +43,30 @@ public final class Custody implements BatchSink, StoreListener {
     private final String exchange;
     private final StreamCodec codec;
     private final SpillDirectory spill;
+    private final ExchangeLog log;
     private final AtomicLongArray counts;
     private final ErrorLog errors;
     private ParquetStore store;
     private volatile CaptureView view = CaptureView.EMPTY;
     private volatile boolean closing;
+    /** Logged batches out of the view that queries still read: the log keeps their records. */
+    private final List<PendingBatch> leavingLog = new ArrayList<>();
 
     /**
      * @param spill  where spilled batches live and unwritten ones are saved at close; may be null
+     * @param log    the write-ahead log, or null with durability none
      * @param counts the exchange's counters, indexed by {@link ExchangeCounter}
      */
-    public Custody(String exchange, StreamCodec codec, SpillDirectory spill, AtomicLongArray counts) {
+    public Custody(String exchange, StreamCodec codec, SpillDirectory spill, ExchangeLog log, AtomicLongArray counts) {
         this.exchange = exchange;
         this.codec = codec;
         this.spill = spill;
+        this.log = log;
         this.counts = counts;
         this.errors = new ErrorLog(LOG, exchange);
+        if (log != null && log.flushPolicy() == FlushPolicy.ALWAYS) {
+            log.onAdvance(this::durableBelow); // under none and interval, logged rows are durable when handed up
+        }
     }
 
     /** Takes the store and the files it found; once, before the ring starts. */
@@ -72,6 +87,17 @@ public final class Custody implements BatchSink, StoreListener {
             store.enqueue(pending);
             count(ExchangeCounter.BATCHES_RECOVERED, 1);
             count(ExchangeCounter.RECORDS_RECOVERED, batch.count());
+        }
+    }
+
+    /** Queues the write-ahead log's records that are not in Parquet yet, after any spilled batches; once, at open. */
+    public synchronized void replay(List<LoggedRange> ranges) {
+        for (LoggedRange range : ranges) {
+            PendingBatch pending = PendingBatch.logged(null, range, codec, log, this);
+            view = view.handedUp(pending, view.active());
+            store.enqueue(pending);
+            count(ExchangeCounter.WAL_BATCHES_REPLAYED, 1);
+            count(ExchangeCounter.WAL_RECORDS_REPLAYED, range.count());
         }
     }
 
@@ -123,6 +149,25 @@ public final class Custody implements BatchSink, StoreListener {
         accept(PendingBatch.spilled(spilled, codec, spill, this), next);
     }
 
+    /**
+     * The batch stays in the log; its rows stay in memory too until they are durable there (only
+     * durable records can be read back): at once under {@code none} and {@code interval}, since
+     * the ring committed the log before handing the batch up, after the next fsync under {@code always}.
+     */
+    @Override
+    public synchronized void logged(Batch sealed, Batch next) {
+        LoggedRange range = LoggedRange.of(sealed.contents());
+        boolean durable = log.highWatermark() > range.lastOffset();
+        accept(PendingBatch.logged(durable ? null : sealed, range, codec, log, this), next);
+    }
+
+    /** The log's high watermark moved (on a flusher thread): logged rows below it leave memory. */
+    private void durableBelow(long highWatermark) {
+        for (PendingBatch batch : view.pending()) {
+            batch.releaseMemory(highWatermark);
+        }
+    }
+
     @Override
     public synchronized void dropped(Batch sealed, Batch next) {
         view = view.withActive(next);
@@ -146,11 +191,17 @@ public final class Custody implements BatchSink, StoreListener {
                 gone.add(entry != null ? entry : new FileEntry(old, this));
             }
             view = view.published(new FileEntry(file, this), batches, gone);
+            for (StoreBatch batch : batches) {
+                if (((PendingBatch) batch).loggedRange() != null) {
+                    leavingLog.add((PendingBatch) batch);
+                }
+            }
         }
         for (StoreBatch batch : batches) {
             ((PendingBatch) batch).retire();
         }
         gone.forEach(FileEntry::retire);
+        trim();
     }
 
     @Override
@@ -158,11 +209,16 @@ public final class Custody implements BatchSink, StoreListener {
         PendingBatch pending = (PendingBatch) batch;
         synchronized (this) {
             view = view.withoutPending(List.of(pending));
+            if (pending.loggedRange() != null) {
+                leavingLog.add(pending);
+            }
         }
         count(ExchangeCounter.RECORDS_LOST, pending.rows());
         errors.error(pending.rows() + " records of " + pending + " are lost: the plugin could not encode them", cause);
         if (pending.spilledBatch() != null) {
             spill.quarantine(pending.spilledBatch().path(), cause);
+        } else if (pending.loggedRange() != null) {
+            pending.retire();
         }
     }
 
@@ -172,6 +228,9 @@ public final class Custody implements BatchSink, StoreListener {
             PendingBatch pending = (PendingBatch) batch;
             if (pending.spilledBatch() != null) {
                 LOG.warn("exchange {}: {} stays on disk and is written at the next start", exchange, pending);
+            } else if (log != null && log.holds(pending.lastOffset())) {
+                log.hold(pending.firstOffset());
+                LOG.warn("exchange {}: {} stays in the write-ahead log and is written at the next start", exchange, pending);
             } else {
                 save(pending, cause);
             }
@@ -196,6 +255,39 @@ public final class Custody implements BatchSink, StoreListener {
         count(ExchangeCounter.RECORDS_LOST, pending.rows());
         LOG.error("exchange {}: {} records of {} are lost: neither written to Parquet nor saved to a spill directory ({})",
                 exchange, pending.rows(), pending, spill == null ? "none configured" : spill.dir(), cause);
+    }
+
+    // ---- trimming the write-ahead log, on the writer thread or a query's ----
+
+    /** Trims the write-ahead log below the lowest offset that is still only there (see the class comment). */
+    private void trim() {
+        if (log == null) {
+            return;
+        }
+        long durable = log.highWatermark();
+        long keepFrom = durable;
+        synchronized (this) {
+            CaptureView current = view;
+            for (PendingBatch batch : current.pending()) {
+                keepFrom = Math.min(keepFrom, batch.firstOffset());
+            }
+            Batch active = current.active();
+            if (active != null && active.size() > 0) {
+                keepFrom = Math.min(keepFrom, active.contents().firstOffset());
+            }
+            for (PendingBatch batch : leavingLog) {
+                keepFrom = Math.min(keepFrom, batch.firstOffset());
+            }
+        }
+        log.trim(keepFrom);
+    }
+
+    /** A logged batch out of the view is no longer read by any query: the log may let its records go. */
+    void leftLog(PendingBatch batch) {
+        synchronized (this) {
+            leavingLog.remove(batch);
+        }
+        trim();
     }
 
     // ---- queries ----

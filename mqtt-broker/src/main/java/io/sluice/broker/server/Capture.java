@@ -7,10 +7,12 @@ import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.server.config.ConfigError;
 import io.sluice.broker.server.config.ExchangeConfig;
 import io.sluice.broker.server.config.SluiceConfig;
+import io.sluice.exchange.Durability;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
 import io.sluice.query.QueryServerSettings;
 import io.sluice.query.QueryServers;
+import io.sluice.storage.segment.LogScheduler;
 import io.sluice.stream.PluginRegistry;
 import io.sluice.stream.StreamPlugin;
 import org.slf4j.Logger;
@@ -26,7 +28,9 @@ import java.util.Map;
 /**
  * The capture side of the server: the stream plugins, one exchange per {@code exchange_client}
  * block, and the taps through which the broker feeds them. Opening fails start-up with the key
- * path of whatever is wrong; closing writes everything the exchanges still hold.
+ * path of whatever is wrong; closing writes everything the exchanges still hold. The flusher and
+ * cleaner threads of the exchanges' write-ahead logs ({@code durability = wal}) are shared by all
+ * exchanges, owned here and stopped after the exchanges closed.
  */
 final class Capture implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Capture.class);
@@ -34,12 +38,14 @@ final class Capture implements AutoCloseable {
     private final List<ExchangeConfig> configs;
     private final Exchanges exchanges;
     private final QueryServers queries;
+    private final LogScheduler logs;
     private final List<Tap> taps = new ArrayList<>();
 
-    private Capture(List<ExchangeConfig> configs, Exchanges exchanges, QueryServers queries) {
+    private Capture(List<ExchangeConfig> configs, Exchanges exchanges, QueryServers queries, LogScheduler logs) {
         this.configs = configs;
         this.exchanges = exchanges;
         this.queries = queries;
+        this.logs = logs;
         for (Exchange exchange : exchanges.all()) {
             taps.add(new ExchangeTap(exchange));
         }
@@ -47,21 +53,40 @@ final class Capture implements AutoCloseable {
 
     static Capture open(SluiceConfig config) {
         PluginRegistry plugins = plugins(config);
+        LogScheduler logs = writeAheadLogThreads(config.exchanges());
         List<Exchange> opened = new ArrayList<>();
         try {
             for (ExchangeConfig exchange : config.exchanges()) {
-                opened.add(open(exchange, plugins));
+                opened.add(open(exchange, plugins, logs));
             }
         } catch (RuntimeException e) {
             closeAll(opened);
+            closeQuietly(logs);
             throw e;
         }
         Exchanges exchanges = Exchanges.of(opened);
         try {
-            return new Capture(config.exchanges(), exchanges, openQueries(config.exchanges(), exchanges));
+            return new Capture(config.exchanges(), exchanges, openQueries(config.exchanges(), exchanges), logs);
         } catch (RuntimeException e) {
             closeQuietly(exchanges);
+            closeQuietly(logs);
             throw e;
+        }
+    }
+
+    /** Two flusher threads and a cleaner for every write-ahead log, or null when no exchange has one. */
+    private static LogScheduler writeAheadLogThreads(List<ExchangeConfig> configs) {
+        for (ExchangeConfig config : configs) {
+            if (config.exchange().durability() == Durability.WAL) {
+                return new LogScheduler("capture");
+            }
+        }
+        return null;
+    }
+
+    private static void closeQuietly(LogScheduler logs) {
+        if (logs != null) {
+            logs.close();
         }
     }
 
@@ -99,9 +124,9 @@ final class Capture implements AutoCloseable {
         return plugins;
     }
 
-    private static Exchange open(ExchangeConfig config, PluginRegistry plugins) {
+    private static Exchange open(ExchangeConfig config, PluginRegistry plugins, LogScheduler logs) {
         try {
-            return Exchange.open(config.exchange(), plugins);
+            return Exchange.open(config.exchange(), plugins, logs);
         } catch (IllegalArgumentException e) {
             throw ExchangeConfig.relative(config.path(), e);
         } catch (IOException e) {
@@ -164,6 +189,8 @@ final class Capture implements AutoCloseable {
             exchanges.close();
         } catch (IOException e) {
             LOG.error("not every exchange could write what it held at shutdown: {}", e.getMessage(), e);
+        } finally {
+            closeQuietly(logs);
         }
     }
 }

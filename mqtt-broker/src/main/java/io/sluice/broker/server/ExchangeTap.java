@@ -3,6 +3,7 @@ package io.sluice.broker.server;
 import io.sluice.broker.PublishAck;
 import io.sluice.broker.Tap;
 import io.sluice.broker.message.Message;
+import io.sluice.exchange.Durability;
 import io.sluice.exchange.Exchange;
 
 /**
@@ -11,12 +12,18 @@ import io.sluice.exchange.Exchange;
  * The message's payload is never modified after ingress, so the exchange keeps the array itself:
  * no copy. A full ring is the exchange's business (its {@code fullOp}, counted there); forwarding
  * goes on regardless.
+ *
+ * <p>With {@code durability = wal} the tap holds the QoS 1/2 acknowledgement until the exchange's
+ * write-ahead log holds the copy durably; a copy the exchange refuses releases it at once (the
+ * refusal is counted by the exchange), so a publisher never waits for a copy that will not come.
  */
 final class ExchangeTap implements Tap {
     private final Exchange exchange;
+    private final boolean holdsAcks;
 
     ExchangeTap(Exchange exchange) {
         this.exchange = exchange;
+        this.holdsAcks = exchange.durability() == Durability.WAL;
     }
 
     @Override
@@ -26,6 +33,18 @@ final class ExchangeTap implements Tap {
 
     @Override
     public void capture(Message message, PublishAck ack) {
-        exchange.offer(message.topic(), message.payload(), message.createdMillis());
+        if (ack == null || !holdsAcks) {
+            exchange.offer(message.topic(), message.payload(), message.createdMillis());
+            return;
+        }
+        ack.hold();
+        if (!exchange.offer(message.topic(), message.payload(), message.createdMillis(), ack::release)) {
+            ack.release();
+        }
+    }
+
+    @Override
+    public boolean holdsAcks() {
+        return holdsAcks;
     }
 }

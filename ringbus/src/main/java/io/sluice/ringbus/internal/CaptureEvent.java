@@ -9,17 +9,21 @@ public final class CaptureEvent {
     public String topic;
     public byte[] payload;
     public long arrivalMs;
+    /** Runs once the message is durable, or at once if it is refused or there is nothing to wait for; may be null. */
+    public Runnable receipt;
 
     /** Fills the slot; the producer's thread, between claim and publish. */
-    public void set(String topic, byte[] payload, long arrivalMs) {
+    public void set(String topic, byte[] payload, long arrivalMs, Runnable receipt) {
         this.topic = topic;
         this.payload = payload;
         this.arrivalMs = arrivalMs;
+        this.receipt = receipt;
     }
 
     /** Drops the references once the message is taken, so the slot does not keep a payload alive. */
     public void clear() {
         topic = null;
         payload = null;
+        receipt = null;
     }
 }

@@ -18,7 +18,7 @@ public final class LossLog {
     static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final RingCounter[] REPORTED = {
         RingCounter.REJECTED_RING_FULL, RingCounter.REJECTED_BATCH_FULL, RingCounter.REJECTED_CLOSED,
-        RingCounter.DROPPED, RingCounter.SPILLED, RingCounter.SPILL_FAILURES, RingCounter.HANDLER_ERRORS,
+        RingCounter.REJECTED_UNLOGGED, RingCounter.DROPPED, RingCounter.SPILLED, RingCounter.SPILL_FAILURES, RingCounter.HANDLER_ERRORS,
     };
 
     private final String exchange;

@@ -1,11 +1,14 @@
 package io.sluice.broker.server.config;
 
+import io.sluice.exchange.Durability;
 import io.sluice.exchange.ExchangeSettings;
 import io.sluice.parquet.Compression;
 import io.sluice.parquet.ParquetSettings;
 import io.sluice.query.QueryServerSettings;
 import io.sluice.ringbus.FullOp;
 import io.sluice.ringbus.RingSettings;
+import io.sluice.storage.FlushPolicy;
+import io.sluice.storage.LogSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,11 +26,15 @@ import java.util.Map;
  *   limit_frequency = 5                        # queries per 5 s, 0 = unlimited
  *   max_frame_bytes = 1MB                      # async reply frame bound
  *   max_sync_bytes = 256MB, send_timeout = 10s, spool_dir = ...
- *   exchange { name, topic, streamType, flush_interval, max_batch_bytes,
- *              ringbus { name, cap, fullOp, slots, spill_dir }, parquet { ... }, plugin { ... } }
+ *   exchange { name, topic, streamType, flush_interval, max_batch_bytes, durability,
+ *              ringbus { name, cap, fullOp, slots, spill_dir }, parquet { ... }, storage { ... },
+ *              plugin { ... } }
  * }
  * </pre>
- * A top-level {@code parquet { }} block gives every exchange's defaults.
+ * Top-level {@code parquet { }} and {@code storage { }} blocks give every exchange's defaults; the
+ * {@code storage} block ({@code dir, segment_bytes, segment_ms, index_interval_bytes, flush,
+ * flush_interval_ms, flush_messages, retention_ms, retention_bytes}) configures the write-ahead
+ * logs of exchanges with {@code durability = wal}.
  *
  * @param id       the block's id ({@code mq1} in {@code exchange_client.mq1})
  * @param exchange the validated exchange settings
@@ -41,14 +48,19 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         return "exchange_client." + id + ".exchange";
     }
 
+    /** The write-ahead log's directory (null: derived) and settings, as a {@code storage} block gives them. */
+    private record Storage(Path dir, LogSettings log) {
+    }
+
     /** Reads every {@code exchange_client} block; names and URLs must be unique. */
     static List<ExchangeConfig> read(ConfigReader r) {
         ParquetSettings defaults = parquet(r, "parquet", ParquetSettings.defaults("data/parquet"));
+        Storage storage = storage(r, "storage", new Storage(null, ExchangeSettings.WAL_DEFAULTS));
         List<ExchangeConfig> exchanges = new ArrayList<>();
         Map<String, String> names = new HashMap<>();
         Map<String, String> urls = new HashMap<>();
         for (String id : r.blockNames("exchange_client")) {
-            ExchangeConfig config = read(r, id, defaults);
+            ExchangeConfig config = read(r, id, defaults, storage);
             unique(names, config.exchange().name(), "exchange_client." + id + ".exchange.name", "exchange name");
             if (!config.query().ephemeralPort()) {
                 unique(urls, config.query().url(), "exchange_client." + id + ".exchange_url", "exchange_url");
@@ -65,16 +77,19 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         }
     }
 
-    private static ExchangeConfig read(ConfigReader r, String id, ParquetSettings defaults) {
+    private static ExchangeConfig read(ConfigReader r, String id, ParquetSettings defaults, Storage storageDefaults) {
         String client = "exchange_client." + id;
         String base = client + ".exchange";
         QueryServerSettings query = query(r, client);
         try {
             RingSettings ring = ring(r, base);
             ParquetSettings parquet = parquet(r, base + ".parquet", defaults);
+            Durability durability = Durability.fromConfig(r.choice(base + ".durability",
+                    ExchangeSettings.DEFAULT_DURABILITY.configName(), "none", "wal"));
+            Storage storage = storage(r, base + ".storage", storageDefaults);
             ExchangeSettings exchange = new ExchangeSettings(r.requiredString(base + ".name"),
                     r.requiredString(base + ".topic"), (int) r.integer(base + ".streamType", 0, 0, 65535), ring,
-                    parquet, new LinkedHashMap<>(r.block(base + ".plugin")));
+                    parquet, new LinkedHashMap<>(r.block(base + ".plugin")), durability, storage.dir(), storage.log());
             return new ExchangeConfig(id, exchange, query);
         } catch (IllegalArgumentException e) {
             throw relative(base, e);
@@ -127,6 +142,53 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
             return FullOp.of((int) code);
         } catch (IllegalArgumentException e) {
             throw new ConfigError(path, e.getMessage());
+        }
+    }
+
+    /**
+     * A {@code storage} block, each key falling back to {@code defaults}. Durations in keys ending
+     * {@code _ms} are milliseconds when bare ({@code 1000}) or carry a unit ({@code 1s}).
+     */
+    private static Storage storage(ConfigReader r, String path, Storage defaults) {
+        LogSettings d = defaults.log();
+        String dir = r.string(path + ".dir", null);
+        unlimitedOnly(r, path + "." + LogSettings.RETENTION_MS);
+        unlimitedOnly(r, path + "." + LogSettings.RETENTION_BYTES);
+        LogSettings.Builder log = d.toBuilder()
+                .segmentBytes((int) r.bytes(path + "." + LogSettings.SEGMENT_BYTES, d.segmentBytes(), LogSettings.MIN_SEGMENT_BYTES,
+                        Integer.MAX_VALUE))
+                .segmentMs(milliseconds(r, path + "." + LogSettings.SEGMENT_MS, d.segmentMs()))
+                .indexIntervalBytes((int) r.bytes(path + "." + LogSettings.INDEX_INTERVAL_BYTES, d.indexIntervalBytes(), 0,
+                        Integer.MAX_VALUE))
+                .flush(FlushPolicy.fromConfig(r.choice(path + "." + LogSettings.FLUSH, d.flush().configName(),
+                        "none", "interval", "always")))
+                .flushIntervalMs(milliseconds(r, path + "." + LogSettings.FLUSH_INTERVAL_MS, d.flushIntervalMs()))
+                .flushMessages(r.integer(path + "." + LogSettings.FLUSH_MESSAGES, d.flushMessages(), 1, Long.MAX_VALUE));
+        try {
+            return new Storage(dir == null ? defaults.dir() : Path.of(dir), log.build());
+        } catch (IllegalArgumentException e) {
+            throw relative(path, e);
+        }
+    }
+
+    /** A duration in milliseconds: a bare number is milliseconds, as the key's name says; {@code 10s}, {@code 1h} also work. */
+    private static long milliseconds(ConfigReader r, String path, long fallback) {
+        String text = r.string(path, null);
+        if (text == null) {
+            return fallback;
+        }
+        if (text.trim().matches("\\d+")) {
+            return r.integer(path, fallback, 1, Long.MAX_VALUE);
+        }
+        return r.millis(path, fallback, 1, Long.MAX_VALUE);
+    }
+
+    /** The write-ahead log keeps every record until it is in Parquet: its retention can only be unlimited. */
+    private static void unlimitedOnly(ConfigReader r, String path) {
+        String text = r.string(path, null);
+        if (text != null && !text.trim().equals("-1")) {
+            throw new ConfigError(path, "must be -1 (unlimited): the write-ahead log is trimmed as soon as its records are in"
+                    + " Parquet, and retention would delete records not written yet; got '" + text + "'");
         }
     }
 

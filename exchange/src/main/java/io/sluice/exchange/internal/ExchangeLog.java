@@ -1,0 +1,392 @@
+package io.sluice.exchange.internal;
+
+import io.sluice.exchange.ExchangeCounter;
+import io.sluice.ringbus.Batch;
+import io.sluice.ringbus.WriteAheadLog;
+import io.sluice.storage.FlushPolicy;
+import io.sluice.storage.LogSettings;
+import io.sluice.storage.RecordTooLargeException;
+import io.sluice.storage.StorageCounter;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.segment.DurabilityListener;
+import io.sluice.storage.segment.Log;
+import io.sluice.storage.segment.LogCursor;
+import io.sluice.storage.segment.LogScheduler;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An exchange's write-ahead log ({@code durability = wal}): a segmented {@link Log} in
+ * {@code <storage.dir>/<exchange>} holding every captured message from the moment the ring thread
+ * takes it until its Parquet file is published. The log's offsets are the exchange's capture
+ * offsets, so a record means the same thing in the log, in memory and in Parquet.
+ *
+ * <p>Record: timestamp = the capture ts, no key, value = the payload, one tag = the MQTT topic.
+ *
+ * <p>Life of a record: the ring thread appends it ({@link #append}, no lock, no allocation) and
+ * commits the log ({@link #commit}, never waiting for an fsync) at the end of each Disruptor batch
+ * in which a receipt waits, before each batch goes to the writer, and when the ring goes idle;
+ * the log makes it durable under its flush policy and tells {@link #onDurable}, which runs the
+ * receipts ({@link ReceiptQueue}) whose offsets it passed. Once a batch's file is published,
+ * the custody trims the log behind the lowest offset that is still only here ({@link #trim}). At
+ * open, records the Parquet files lack are found ({@link #recover}) and written from the log.
+ *
+ * <p>A failed write or fsync takes the log offline for good: from then on the ring refuses every
+ * message (the log returns -1, counted as {@code ring_rejected_unlogged_total}), receipts still
+ * waiting run at once (counted as {@code exchange_wal_receipts_abandoned_total}), and batches in
+ * memory are still written to Parquet. A restart opens the log again, recovering its valid prefix.
+ *
+ * <p>Threads: {@link #append}, {@link #commit}, {@link #endOfBatch}, {@link #whenDurable} and {@link #isAvailable} are the
+ * ring thread's (and the closing thread's once the ring stopped); {@link #recover} runs at open
+ * before the ring starts; {@link #onDurable} runs on a flusher thread under {@code always}, else on
+ * the ring thread; {@link #read}, {@link #trim}, {@link #hold} and the marks are for any thread.
+ */
+public final class ExchangeLog implements WriteAheadLog, DurabilityListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExchangeLog.class);
+
+    private final String exchange;
+    private final Log log;
+    private final AtomicLongArray counts;
+    private final ErrorLog errors;
+    private final ReceiptQueue receipts;
+    private final boolean flusherDrains;
+    private volatile boolean available = true;
+    private volatile boolean closed;
+    private volatile LongConsumer advanced = highWatermark -> { };
+    private long floor = Long.MAX_VALUE;
+    // Ring thread only: receipts handed over, and how many of them the last commit covered.
+    private long receiptsAdded;
+    private long receiptsCommitted;
+
+    /**
+     * What {@link #recover} found.
+     *
+     * @param ranges records not yet in Parquet, cut into batches, in offset order
+     * @param lastTs the ts of the last of them, or {@link Long#MIN_VALUE} when there are none
+     */
+    public record Recovered(List<LoggedRange> ranges, long lastTs) {
+
+        /** Records in all ranges. */
+        public long records() {
+            long sum = 0;
+            for (LoggedRange range : ranges) {
+                sum += range.count();
+            }
+            return sum;
+        }
+    }
+
+    private ExchangeLog(String exchange, Log log, AtomicLongArray counts) {
+        this.exchange = exchange;
+        this.log = log;
+        this.counts = counts;
+        this.errors = new ErrorLog(LOG, exchange);
+        this.receipts = new ReceiptQueue(e -> errors.error("a capture receipt failed", e));
+        this.flusherDrains = log.settings().flush() == FlushPolicy.ALWAYS;
+    }
+
+    /**
+     * Opens (creating, or recovering after a crash) the log of exchange {@code exchange} in {@code dir}.
+     *
+     * @param scheduler flusher threads shared with other logs, closed by the caller; null gives the log its own
+     * @param counts    the exchange's counters, indexed by {@link ExchangeCounter}
+     * @throws IllegalArgumentException naming {@code storage.dir} when the log cannot be opened there
+     */
+    public static ExchangeLog open(String exchange, Path dir, LogSettings settings, LogScheduler scheduler, AtomicLongArray counts) {
+        String name = "wal-" + exchange;
+        Log log;
+        try {
+            log = scheduler == null ? Log.open(dir, name, settings) : Log.open(dir, name, settings, scheduler);
+        } catch (StorageException e) {
+            throw new IllegalArgumentException("storage.dir: cannot open the write-ahead log of exchange " + exchange + " in " + dir
+                    + ": " + e.getMessage(), e);
+        }
+        ExchangeLog opened = new ExchangeLog(exchange, log, counts);
+        log.addDurabilityListener(opened);
+        return opened;
+    }
+
+    public Path directory() {
+        return log.directory();
+    }
+
+    /** The flush policy under which a record counts as durable. */
+    public FlushPolicy flushPolicy() {
+        return log.settings().flush();
+    }
+
+    // ---- at open, before the ring starts ----
+
+    /**
+     * Lines the log up with the Parquet files, whose offsets end (exclusively) at {@code parquetEnd}:
+     * trims what they already hold; makes an empty log (or one wholly behind them) continue at
+     * {@code parquetEnd}; and finds the records they lack, cut into batches of at most {@code cap}
+     * records or about {@code maxBatchBytes} bytes, to be written from the log.
+     */
+    public Recovered recover(long parquetEnd, int cap, long maxBatchBytes) {
+        long start = log.logStartOffset();
+        long end = log.nextOffset();
+        if (end <= parquetEnd) {
+            if (end > start) {
+                log.deleteRecordsBefore(end);
+            }
+            if (parquetEnd > end) {
+                log.startAt(parquetEnd);
+                LOG.info("exchange {}: write-ahead log {} continues at offset {}, after the Parquet files", exchange, directory(),
+                        parquetEnd);
+            }
+            return new Recovered(List.of(), Long.MIN_VALUE);
+        }
+        if (start < parquetEnd) {
+            log.deleteRecordsBefore(parquetEnd);
+        } else if (start > parquetEnd) {
+            LOG.warn("exchange {}: offsets {}..{} are neither in the Parquet files nor in the write-ahead log {} (was the newest "
+                    + "file unreadable, or were files removed?); continuing with what the log holds", exchange, parquetEnd, start - 1,
+                    directory());
+        }
+        Recovered recovered = scan(Math.max(start, parquetEnd), cap, maxBatchBytes);
+        LOG.info("exchange {}: {} records of the write-ahead log (offsets {}..{}) are not in Parquet yet; they are written from the log",
+                exchange, recovered.records(), Math.max(start, parquetEnd), end - 1);
+        return recovered;
+    }
+
+    private Recovered scan(long from, int cap, long maxBatchBytes) {
+        List<LoggedRange> ranges = new ArrayList<>();
+        long first = -1;
+        long firstTs = 0;
+        long last = -1;
+        long lastTs = Long.MIN_VALUE;
+        long bytes = 0;
+        try (LogCursor cursor = log.cursor(from)) {
+            while (cursor.next()) {
+                long offset = cursor.offset();
+                if (first >= 0 && offset != last + 1) {
+                    ranges.add(new LoggedRange(first, last, firstTs, lastTs));
+                    first = -1;
+                }
+                if (first < 0) {
+                    first = offset;
+                    firstTs = cursor.timestamp();
+                    bytes = 0;
+                }
+                last = offset;
+                lastTs = cursor.timestamp();
+                bytes += 16 + cursor.payloadBytes();
+                if (last - first + 1 >= cap || bytes >= maxBatchBytes) {
+                    ranges.add(new LoggedRange(first, last, firstTs, lastTs));
+                    first = -1;
+                }
+            }
+        }
+        if (first >= 0) {
+            ranges.add(new LoggedRange(first, last, firstTs, lastTs));
+        }
+        return new Recovered(ranges, lastTs);
+    }
+
+    /** The offset the next appended record gets. */
+    public long nextOffset() {
+        return log.nextOffset();
+    }
+
+    // ---- the ring thread ----
+
+    @Override
+    public long append(long ts, String topic, byte[] payload) {
+        if (!available) {
+            return -1;
+        }
+        try {
+            return log.append(ts, null, payload, topic);
+        } catch (RecordTooLargeException | IllegalArgumentException e) {
+            errors.error("a message on topic '" + topic + "' (" + payload.length + " bytes, ts " + ts
+                    + ") cannot be written to the write-ahead log and is refused", e);
+            return -1;
+        } catch (StorageException e) {
+            fail(e);
+            return -1;
+        }
+    }
+
+    @Override
+    public void commit() {
+        receiptsCommitted = receiptsAdded;
+        if (!available) {
+            return;
+        }
+        try {
+            log.commit();
+        } catch (StorageException e) {
+            fail(e);
+            return;
+        }
+        if (!flusherDrains) {
+            // Normally the listener already ran on this thread; a record written inside append
+            // (one larger than a batch) may have passed the high watermark before its receipt came.
+            receipts.drain(log.highWatermark());
+        }
+    }
+
+    /** Commits only when a receipt waits; otherwise the open batch keeps filling (up to 1 MiB). */
+    @Override
+    public void endOfBatch() {
+        if (receiptsAdded != receiptsCommitted) {
+            commit();
+        }
+    }
+
+    @Override
+    public void whenDurable(long offset, Runnable receipt) {
+        receipts.add(offset, receipt);
+        receiptsAdded++;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return available;
+    }
+
+    /** The log went offline: refuse from now on, and settle every receipt still waiting. */
+    private void fail(StorageException e) {
+        if (available) {
+            available = false;
+            counts.incrementAndGet(ExchangeCounter.WAL_FAILURES.ordinal());
+            LOG.error("exchange {}: the write-ahead log in {} failed; until a restart every message is refused, and "
+                    + "acknowledgements still waiting for it are released", exchange, directory(), e);
+        }
+        receipts.drain(log.highWatermark());
+        counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_ABANDONED.ordinal(), receipts.drain(Long.MAX_VALUE));
+    }
+
+    // ---- the log's threads ----
+
+    @Override
+    public void onDurable(long highWatermark) {
+        receipts.drain(highWatermark);
+        advanced.accept(highWatermark);
+    }
+
+    /** Also tells {@code listener} each time the high watermark moves, after the receipts ran (on the same thread). */
+    public void onAdvance(LongConsumer listener) {
+        this.advanced = listener;
+    }
+
+    // ---- any thread ----
+
+    /** The first offset the log still holds: everything below it is in Parquet (or was given up). */
+    public long startOffset() {
+        return log.logStartOffset();
+    }
+
+    /** Exclusive end of what is durable (and readable) in the log. */
+    public long highWatermark() {
+        return log.highWatermark();
+    }
+
+    /** Whether the log durably holds every record up to {@code lastOffset} or will once it is closed. */
+    public boolean holds(long lastOffset) {
+        return available || lastOffset < log.highWatermark();
+    }
+
+    /** Never trims below {@code offset} again in this run: its records could not be written to Parquet. */
+    public synchronized void hold(long offset) {
+        floor = Math.min(floor, offset);
+    }
+
+    /**
+     * Trims the log below {@code offset}, the lowest offset that is still only here (bounded by
+     * anything {@link #hold held} and by the high watermark). Never fails the caller: a failure is
+     * logged and the records stay.
+     */
+    public void trim(long offset) {
+        long to;
+        synchronized (this) {
+            to = Math.min(offset, floor);
+        }
+        to = Math.min(to, log.highWatermark());
+        if (!available || closed || to <= log.logStartOffset()) {
+            return; // a query that finishes after the exchange closed trims nothing
+        }
+        try {
+            log.deleteRecordsBefore(to);
+        } catch (StorageException e) {
+            errors.error("cannot trim the write-ahead log " + directory() + " below offset " + to, e);
+        }
+    }
+
+    /** The records of a range, read back from the log (they must be below the high watermark and not trimmed). */
+    public Batch.Contents read(LoggedRange range) throws IOException {
+        int n = range.count();
+        long[] ts = new long[n];
+        long[] offsets = new long[n];
+        String[] topics = new String[n];
+        byte[][] payloads = new byte[n][];
+        int i = 0;
+        try (LogCursor cursor = log.cursor(range.firstOffset())) {
+            while (i < n && cursor.next()) {
+                long offset = cursor.offset();
+                if (offset != range.firstOffset() + i) {
+                    throw new IOException("write-ahead log " + directory() + " of exchange " + exchange + ": offset " + offset
+                            + " found where " + (range.firstOffset() + i) + " was expected");
+                }
+                List<String> tags = cursor.tags();
+                if (tags.isEmpty()) {
+                    throw new IOException("write-ahead log " + directory() + " of exchange " + exchange + ": record " + offset
+                            + " has no topic tag");
+                }
+                byte[] value = cursor.value();
+                ts[i] = cursor.timestamp();
+                offsets[i] = offset;
+                topics[i] = tags.get(0);
+                payloads[i] = value == null ? new byte[0] : value;
+                i++;
+            }
+        } catch (StorageException e) {
+            throw new IOException("cannot read offsets " + range.firstOffset() + ".." + range.lastOffset() + " of exchange " + exchange
+                    + " from its write-ahead log " + directory() + ": " + e.getMessage(), e);
+        }
+        if (i != n) {
+            throw new IOException("write-ahead log " + directory() + " of exchange " + exchange + " holds " + i + " of the " + n
+                    + " records of offsets " + range.firstOffset() + ".." + range.lastOffset());
+        }
+        return new Batch.Contents(ts, offsets, topics, payloads, n);
+    }
+
+    /** A counter of the underlying log (appends, fsyncs, segments...). */
+    public long counter(StorageCounter counter) {
+        return log.counters().get(counter);
+    }
+
+    /** Receipts waiting for their offsets to become durable. */
+    public long waitingReceipts() {
+        return receipts.waiting();
+    }
+
+    /**
+     * Closes the log cleanly (after the ring stopped and the store wrote what it could): writes
+     * and fsyncs everything, which runs the last receipts. Any receipt still waiting then runs too.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        log.close();
+        receipts.drain(log.highWatermark());
+        long abandoned = receipts.drain(Long.MAX_VALUE);
+        if (abandoned > 0) {
+            counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_ABANDONED.ordinal(), abandoned);
+            LOG.warn("exchange {}: {} acknowledgements were released at close without their messages being durable", exchange, abandoned);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ExchangeLog[" + exchange + ", " + log + "]";
+    }
+}
