@@ -47,10 +47,13 @@ class LimitsTest {
     @Test
     void theTotalConnectionLimitClosesTheConnectionOverItUntilOneLeaves() throws Exception {
         broker = TestBroker.start(MqttSettings.builder().maxConnections(2).build());
-        try (RawClient first = broker.raw(); RawClient second = broker.raw(); RawClient third = broker.raw()) {
+        try (RawClient first = broker.raw(); RawClient second = broker.raw()) {
             assertTrue(accepted(first, "first"));
             assertTrue(accepted(second, "second"));
-            assertTrue(third.closedByBroker(), "closed at accept, before CONNECT");
+            // Opened once the two slots are taken: connections opened together may be set up in either order.
+            try (RawClient third = broker.raw()) {
+                assertTrue(third.closedByBroker(), "closed at accept, before CONNECT");
+            }
             assertEquals(1, count(BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
 
             first.close();
@@ -66,9 +69,13 @@ class LimitsTest {
         Broker engine = Broker.open(MqttSettings.defaults());
         broker = new TestBroker(engine, new ListenerSpec("tcp", TestBroker.loopback(), null, null, 1,
                 Rate.parse("1/10s", false)));
-        try (RawClient first = broker.raw(); RawClient second = broker.raw()) {
+        try (RawClient first = broker.raw()) {
             assertTrue(accepted(first, "only"));
-            assertTrue(second.closedByBroker());
+            // Opened only once the first holds the listener's one slot: two connections opened
+            // together may be set up on two event loops in either order.
+            try (RawClient second = broker.raw()) {
+                assertTrue(second.closedByBroker());
+            }
             assertEquals(1, count(BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
         }
         Await.until("both are closed", () -> broker.listener().openConnections() == 0);
