@@ -1,17 +1,30 @@
 package io.sluice.parquet.internal;
 
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /**
- * A Parquet output file on any Hadoop FileSystem that is made durable ({@code hsync}) before it
- * closes, so a file renamed to its final name afterwards never turns out empty after a power cut.
+ * A Parquet output file that is made durable before it closes, so a file renamed to its final
+ * name afterwards never turns out empty after a power cut.
+ *
+ * <p>A local file is written with plain {@code java.io} and {@code fsync}ed: Hadoop's local file
+ * system sets the new file's permissions by running {@code chmod} in a child process when the
+ * Hadoop native library is absent (it always is here), one process per Parquet file. Any other
+ * Hadoop FileSystem is written through it and {@code hsync}ed.
  */
 public final class FileOutput implements OutputFile {
+
+    private static final int LOCAL_BUFFER = 64 * 1024;
 
     private final FileSystem fs;
     private final Path path;
@@ -23,12 +36,23 @@ public final class FileOutput implements OutputFile {
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        return new SyncingStream(fs.create(path, false));
+        return open(false);
     }
 
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-        return new SyncingStream(fs.create(path, true));
+        return open(true);
+    }
+
+    private PositionOutputStream open(boolean overwrite) throws IOException {
+        if (fs instanceof RawLocalFileSystem local) {
+            File file = local.pathToFile(path);
+            if (!overwrite && file.exists()) {
+                throw new FileAlreadyExistsException(file.toString());
+            }
+            return new LocalStream(new FileOutputStream(file));
+        }
+        return new HadoopStream(fs.create(path, overwrite));
     }
 
     @Override
@@ -46,10 +70,53 @@ public final class FileOutput implements OutputFile {
         return path.toString();
     }
 
-    private static final class SyncingStream extends PositionOutputStream {
+    /** A local file: buffered writes, fsync on close. */
+    private static final class LocalStream extends PositionOutputStream {
+        private final FileOutputStream file;
+        private final OutputStream out;
+        private long position;
+
+        LocalStream(FileOutputStream file) {
+            this.file = file;
+            this.out = new BufferedOutputStream(file, LOCAL_BUFFER);
+        }
+
+        @Override
+        public long getPos() {
+            return position;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            position++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            position += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (OutputStream closing = out) {
+                closing.flush();
+                file.getFD().sync();
+            }
+        }
+    }
+
+    /** A file on another Hadoop FileSystem: hsync on close. */
+    private static final class HadoopStream extends PositionOutputStream {
         private final FSDataOutputStream out;
 
-        SyncingStream(FSDataOutputStream out) {
+        HadoopStream(FSDataOutputStream out) {
             this.out = out;
         }
 

@@ -56,7 +56,7 @@ public final class MqttBench {
         if (args.length == 0) {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
-                    + "[--concurrency N] [--persistent true] [--query-url URL] [--pid BROKER_PID] [--label TEXT]\n"
+                    + "[--rate MSGS_PER_S] [--concurrency N] [--persistent true] [--query-url URL] [--pid BROKER_PID] [--label TEXT]\n"
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
         }
@@ -105,7 +105,7 @@ public final class MqttBench {
             pub.publishes("bench/" + i, qos, new byte[payload]);
             pubs.add(pub);
         }
-        Pump pump = new Pump(pubs, subs, window, qos);
+        Pump pump = new Pump(pubs, subs, window, qos, Long.parseLong(get("rate", "0")));
         Thread pumpThread = new Thread(pump, "bench-pump");
         pumpThread.start();
         QueryLoop queries = options.containsKey("query-url") ? QueryLoop.start(get("query-url", null)) : null;
@@ -114,14 +114,17 @@ public final class MqttBench {
         pumpThread.join();
         String queryLoad = queries == null ? "" : " " + queries.stop(m.seconds());
         report("throughput", m, "deliveries", String.format(Locale.ROOT,
-                "publishers=%d subscribers=%d qos=%d payload=%d persistent=%s%s", publishers, subscribers, qos, payload,
-                persistent, queryLoad));
+                "publishers=%d subscribers=%d qos=%d payload=%d persistent=%s%s%s", publishers, subscribers, qos, payload,
+                persistent, options.containsKey("rate") ? " rate=" + get("rate", "") : "", queryLoad));
         pubs.forEach(BenchClient::close);
         subs.forEach(BenchClient::close);
         group.shutdownGracefully().syncUninterruptibly();
     }
 
-    /** Keeps publishers at most {@code window} messages ahead of the slowest subscriber. */
+    /**
+     * Keeps publishers at most {@code window} messages ahead of the slowest subscriber and, with a
+     * {@code rate}, at most that many messages a second in total (0: as fast as the broker goes).
+     */
     private static final class Pump implements Runnable {
         private static final int CHUNK = 64;
         private static final int QOS1_INFLIGHT = 512;
@@ -129,19 +132,23 @@ public final class MqttBench {
         private final List<BenchClient> subs;
         private final long window;
         private final int qos;
+        private final long rate;
         volatile boolean running = true;
 
-        Pump(List<BenchClient> pubs, List<BenchClient> subs, long window, int qos) {
+        Pump(List<BenchClient> pubs, List<BenchClient> subs, long window, int qos, long rate) {
             this.pubs = pubs;
             this.subs = subs;
             this.window = window;
             this.qos = qos;
+            this.rate = rate;
         }
 
         @Override
         public void run() {
             long totalSent = 0;
+            long start = System.nanoTime();
             while (running) {
+                long allowed = rate == 0 ? Long.MAX_VALUE : (long) ((System.nanoTime() - start) * (rate / 1e9));
                 long slowest = Long.MAX_VALUE;
                 for (BenchClient sub : subs) {
                     slowest = Math.min(slowest, sub.received.get());
@@ -149,7 +156,7 @@ public final class MqttBench {
                 boolean sentAny = false;
                 for (BenchClient pub : pubs) {
                     long ahead = totalSent - slowest;
-                    boolean windowOpen = ahead + CHUNK <= window;
+                    boolean windowOpen = ahead + CHUNK <= window && totalSent + CHUNK <= allowed;
                     boolean acksOpen = qos == 0 || pub.sent.get() - pub.acknowledged.get() + CHUNK <= QOS1_INFLIGHT;
                     if (windowOpen && acksOpen && pub.isWritable()) {
                         pub.send(CHUNK);
