@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * CaptureBenchmark), while (with {@code query=true}) another thread runs {@code async} scans of the
  * {@value #HISTORY} records captured before, back to back, through the exchange's query server.
  * Compare the two scores; the broker-level row (MQTT forwarding with and without a query) is
- * measured with {@link QueryLoad} beside the MQTT driver, see docs/benchmarks-query.md.
+ * measured by examples/bench/query-load.sh, see docs/benchmarks.md.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
