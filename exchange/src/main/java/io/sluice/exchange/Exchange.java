@@ -3,6 +3,7 @@ package io.sluice.exchange;
 import io.sluice.exchange.internal.CaptureView;
 import io.sluice.exchange.internal.Custody;
 import io.sluice.exchange.internal.ExchangeLog;
+import io.sluice.exchange.internal.TopicCanon;
 import io.sluice.parquet.FooterKeys;
 import io.sluice.parquet.ParquetStore;
 import io.sluice.parquet.StoreCounter;
@@ -69,6 +70,7 @@ public final class Exchange implements AutoCloseable {
     private final ExchangeLog log;
     private final AtomicLongArray counts;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final TopicCanon topics = new TopicCanon();
 
     private Exchange(ExchangeSettings settings, StreamPlugin plugin, StreamCodec codec, ParquetStore store, Custody custody,
                      Ring ring, ExchangeLog log, AtomicLongArray counts) {
@@ -271,7 +273,7 @@ public final class Exchange implements AutoCloseable {
 
     /** Captures a message that arrived now; see {@link #offer(String, byte[], long)}. */
     public boolean offer(String topic, byte[] payload) {
-        return ring.offer(topic, payload, System.currentTimeMillis());
+        return offer(topic, payload, System.currentTimeMillis());
     }
 
     /**
@@ -282,7 +284,7 @@ public final class Exchange implements AutoCloseable {
      * @return false, counted, when the ring is full or the exchange is closing
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs) {
-        return ring.offer(topic, payload, arrivalMs);
+        return ring.offer(topics.canonical(topic), payload, arrivalMs);
     }
 
     /**
@@ -301,7 +303,7 @@ public final class Exchange implements AutoCloseable {
      * @return false, counted, when the ring is full or the exchange is closing
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs, Runnable durable) {
-        return ring.offer(topic, payload, arrivalMs, durable);
+        return ring.offer(topics.canonical(topic), payload, arrivalMs, durable);
     }
 
     /** Parses a query command with this exchange's plugin. */

@@ -4,11 +4,11 @@ import com.lmax.disruptor.BatchEventProcessor;
 import com.lmax.disruptor.BatchEventProcessorBuilder;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.InsufficientCapacityException;
-import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import io.sluice.ringbus.internal.CaptureEvent;
 import io.sluice.ringbus.internal.LossLog;
 import io.sluice.ringbus.internal.RingHandler;
+import io.sluice.ringbus.internal.PollThenBlockWaitStrategy;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #offer} is the tee: any number of broker threads call it; it never blocks and never
  * allocates (slots are preallocated, the claim is {@code tryNext}); a full ring is a {@code false}
- * return and a counter. The consumer parks on a timeout wait strategy, so an idle ring costs a
- * few wake-ups per second, not a core.
+ * return and a counter. The consumer polls for a moment, then blocks with a timeout
+ * ({@link PollThenBlockWaitStrategy}), so an idle ring costs a few wake-ups per second, not a
+ * core, and a busy one costs offering threads nothing to wake it.
  *
  * <p>With a {@link WriteAheadLog}, the ring thread appends every message to it first and takes
  * the message's offset from it, commits it at the end of every Disruptor batch, and hands each
@@ -77,7 +78,7 @@ public final class Ring implements AutoCloseable {
         this.lossLog = new LossLog(exchange, counts);
         long tick = Math.max(MIN_TICK_NANOS, Math.min(MAX_TICK_NANOS, settings.flushInterval().toNanos() / 4));
         this.ring = RingBuffer.createMultiProducer(CaptureEvent::new, settings.effectiveSlots(),
-                new LiteTimeoutBlockingWaitStrategy(tick, TimeUnit.NANOSECONDS));
+                new PollThenBlockWaitStrategy(tick));
         this.handler = new RingHandler(settings, keys, log, sink, spill, counts, lossLog);
         this.processor = new BatchEventProcessorBuilder().build(ring, ring.newBarrier(), handler);
         this.processor.setExceptionHandler(new CountingExceptionHandler());
