@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>No lost wake-up: the ring thread raises {@code signalNeeded} and then reads the cursor again
  * before it waits; a producer advances the cursor and then reads {@code signalNeeded}. Both are
- * volatile, so at least one of them sees the other's write.
+ * volatile, so at least one of them sees the other's write. Even a missed signal would cost at
+ * most one timeout tick, never a hang.
  */
 public final class PollThenBlockWaitStrategy implements WaitStrategy {
     private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
