@@ -15,11 +15,11 @@ import java.util.concurrent.Semaphore;
 /**
  * RAW under id 77, except that encoding on a writer thread takes a permit first, so a test decides
  * how many batches the writer may write and can fill its queue to watch fullOp act. It can also
- * fail on purpose.
+ * fail on purpose. The query server's tests use it too, to keep batches in memory.
  */
-final class GatedPlugin implements StreamPlugin {
+public final class GatedPlugin implements StreamPlugin {
 
-    static final int ID = 77;
+    public static final int ID = 77;
 
     final Semaphore permits = new Semaphore(0);
     final CountDownLatch writerWaiting = new CountDownLatch(1);
@@ -37,12 +37,12 @@ final class GatedPlugin implements StreamPlugin {
     }
 
     /** Lets every batch through from now on. */
-    void open() {
+    public void open() {
         permits.release(Integer.MAX_VALUE / 2);
     }
 
     /** Lets n more batches through. */
-    void allow(int batches) {
+    public void allow(int batches) {
         permits.release(batches);
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeSettings;
+import io.sluice.exchange.GatedPlugin;
 import io.sluice.parquet.ParquetSettings;
 import io.sluice.query.client.ExchangeConsumer;
 import io.sluice.query.client.Query;
@@ -33,7 +34,7 @@ final class Fixture implements AutoCloseable {
     static final long T0 = 1_700_000_000_000L;
     static final String ANY_PORT = "tcp://127.0.0.1:*";
 
-    final GatedRawPlugin gate = new GatedRawPlugin();
+    final GatedPlugin gate = new GatedPlugin();
     private final Path dir;
     private final PluginRegistry plugins = PluginRegistry.withBuiltIns();
     private final Deque<AutoCloseable> open = new ArrayDeque<>();
@@ -58,7 +59,7 @@ final class Fixture implements AutoCloseable {
 
     /** RAW through the writer gate: batches of {@code cap}, flushed only when full, up to 4 queued. */
     ExchangeSettings gated(String name, int cap) {
-        return raw(name, cap).withStreamType(GatedRawPlugin.ID);
+        return raw(name, cap).withStreamType(GatedPlugin.ID);
     }
 
     /** RAW: batches of {@code cap}, flushed only when full, up to 4 queued. */
