@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * durable first is: the broker-state journal, and any capture tap that promises durability.
  * Each of those calls {@link #hold()} and later {@link #release()}; the handler that created it
  * holds it while routing and releases it after. The last release makes it {@link #ready()}.
- * Thread-safe: releases arrive from journal and capture threads.
+ * Thread-safe: releases arrive from journal and capture threads. It is its own release
+ * {@link Runnable}, so handing it to a capture receipt allocates nothing.
  */
-public abstract class PublishAck {
+public abstract class PublishAck implements Runnable {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     /** One more thing must confirm before the acknowledgement may go out. */
@@ -22,6 +23,12 @@ public abstract class PublishAck {
         if (holds.decrementAndGet() == 0) {
             ready();
         }
+    }
+
+    /** The same as {@link #release()}. */
+    @Override
+    public final void run() {
+        release();
     }
 
     /** Called once, on whichever thread released last. Must not block. */

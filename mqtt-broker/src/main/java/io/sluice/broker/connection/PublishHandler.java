@@ -97,7 +97,7 @@ final class PublishHandler {
         SessionJournal journal = c.broker.sessions().journal();
         if (journal.enabled()) {
             ack.hold();
-            journal.whenWritten(ack::release);
+            journal.whenWritten(ack);
         }
         ack.release();
     }

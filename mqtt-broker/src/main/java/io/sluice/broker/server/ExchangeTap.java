@@ -38,7 +38,7 @@ final class ExchangeTap implements Tap {
             return;
         }
         ack.hold();
-        if (!exchange.offer(message.topic(), message.payload(), message.createdMillis(), ack::release)) {
+        if (!exchange.offer(message.topic(), message.payload(), message.createdMillis(), ack)) {
             ack.release();
         }
     }
