@@ -9,6 +9,7 @@ import io.sluice.query.internal.PairEndpoint.Outcome;
 import io.sluice.query.internal.RateLimit;
 import io.sluice.query.internal.ReplyStopped;
 import io.sluice.query.internal.SyncSpool;
+import io.sluice.query.internal.ThreadNice;
 import io.sluice.stream.CommandException;
 import io.sluice.stream.EofFrame;
 import io.sluice.stream.QueryCommand;
@@ -70,7 +71,8 @@ public final class QueryServer implements AutoCloseable {
     private QueryServer(Exchange exchange, QueryServerSettings settings) throws BindException {
         this.exchange = exchange;
         this.settings = settings;
-        this.endpoint = PairEndpoint.bind(exchange.name(), settings.url(), settings.sendTimeout().toNanos(), () -> stopping, counts);
+        this.endpoint = PairEndpoint.bind(exchange.name(), settings.url(), settings.sendTimeout().toNanos(), settings.nice(),
+                () -> stopping, counts);
         this.rateLimit = new RateLimit(settings.limitFrequency(), System::nanoTime);
         this.readErrors = new ErrorLog(LOG, exchange.name());
         this.refusals = new ErrorLog(LOG, exchange.name());
@@ -87,9 +89,10 @@ public final class QueryServer implements AutoCloseable {
         SyncSpool.deleteLeftovers(exchange.name(), settings.spoolDir());
         QueryServer server = new QueryServer(exchange, settings);
         server.thread.start();
-        LOG.info("exchange {}: query channel listening on {} (limit_frequency {}, max_frame_bytes {}, max_sync_bytes {})",
-                exchange.name(), server.endpoint(), settings.limitFrequency() == 0 ? "unlimited" : settings.limitFrequency(),
-                settings.maxFrameBytes(), settings.maxSyncBytes());
+        LOG.info("exchange {}: query channel listening on {} (limit_frequency {}, max_frame_bytes {}, max_sync_bytes {}, "
+                        + "query_nice {})", exchange.name(), server.endpoint(),
+                settings.limitFrequency() == 0 ? "unlimited" : settings.limitFrequency(), settings.maxFrameBytes(),
+                settings.maxSyncBytes(), settings.nice());
         return server;
     }
 
@@ -131,6 +134,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private void run() {
+        ThreadNice.applyToCurrentThread(settings.nice(), exchange.name());
         try {
             while (!stopping) {
                 PairEndpoint.Request request = endpoint.receive();

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /**
  * One exchange's query endpoint: the {@code exchange_url}, {@code limit_frequency} and
  * {@code max_frame_bytes} keys of an {@code exchange_client.<id>} block, plus Sluice's own
- * {@code max_sync_bytes}, {@code send_timeout} and {@code spool_dir}. Invalid values throw
+ * {@code max_sync_bytes}, {@code send_timeout}, {@code spool_dir} and {@code query_nice}. Invalid values throw
  * IllegalArgumentException whose message starts with the key ({@code exchange_url: ...});
  * start-up prefixes {@code exchange_client.<id>.}.
  *
@@ -21,9 +21,11 @@ import java.util.regex.Pattern;
  * @param sendTimeout    how long a reply waits for a client that stops reading before it is
  *                       abandoned, 100 ms to 1 h
  * @param spoolDir       where a {@code sync} reply larger than one frame is assembled on disk
+ * @param nice           the Linux nice value the query threads run at, 0 (unchanged) to 19 (take only
+ *                       CPU that forwarding and capture leave idle)
  */
 public record QueryServerSettings(String url, int limitFrequency, int maxFrameBytes, int maxSyncBytes, Duration sendTimeout,
-                                  Path spoolDir) {
+                                  Path spoolDir, int nice) {
 
     /** The default {@code exchange_url}, NanoMQ's. */
     public static final String DEFAULT_URL = "tcp://127.0.0.1:10000";
@@ -35,6 +37,8 @@ public record QueryServerSettings(String url, int limitFrequency, int maxFrameBy
     public static final int MAX_SYNC_BYTES = Integer.MAX_VALUE - 64;
     /** The default {@code send_timeout}. */
     public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(10);
+    /** The default {@code query_nice}: queries take only the CPU that forwarding and capture leave. */
+    public static final int DEFAULT_NICE = 19;
     /** Smallest {@code max_frame_bytes}. */
     public static final int MIN_FRAME_BYTES = 1024;
     /** Largest {@code max_frame_bytes}. */
@@ -61,6 +65,9 @@ public record QueryServerSettings(String url, int limitFrequency, int maxFrameBy
         if (spoolDir == null) {
             throw new IllegalArgumentException("spool_dir: missing");
         }
+        if (nice < 0 || nice > 19) {
+            throw new IllegalArgumentException("query_nice: must be 0 (leave the priority) to 19 (lowest), was " + nice);
+        }
     }
 
     private static void checkUrl(String url) {
@@ -77,44 +84,52 @@ public record QueryServerSettings(String url, int limitFrequency, int maxFrameBy
         }
     }
 
-    /** Defaults at {@code url}: no rate limit, 1 MiB frames, 256 MiB sync replies, 10 s send timeout, spooling in java.io.tmpdir. */
+    /**
+     * Defaults at {@code url}: no rate limit, 1 MiB frames, 256 MiB sync replies, 10 s send timeout,
+     * spooling in java.io.tmpdir, nice 19.
+     */
     public static QueryServerSettings defaults(String url) {
         return new QueryServerSettings(url, 0, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_SYNC_BYTES, DEFAULT_SEND_TIMEOUT,
-                Path.of(System.getProperty("java.io.tmpdir")));
+                Path.of(System.getProperty("java.io.tmpdir")), DEFAULT_NICE);
     }
 
     /** A copy with another {@code exchange_url}. */
     public QueryServerSettings withUrl(String value) {
-        return new QueryServerSettings(value, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir);
+        return new QueryServerSettings(value, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir, nice);
     }
 
     /** A copy with another {@code limit_frequency}. */
     public QueryServerSettings withLimitFrequency(int value) {
-        return new QueryServerSettings(url, value, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir);
+        return new QueryServerSettings(url, value, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir, nice);
     }
 
     /** A copy with another {@code max_frame_bytes}. */
     public QueryServerSettings withMaxFrameBytes(int value) {
-        return new QueryServerSettings(url, limitFrequency, value, maxSyncBytes, sendTimeout, spoolDir);
+        return new QueryServerSettings(url, limitFrequency, value, maxSyncBytes, sendTimeout, spoolDir, nice);
     }
 
     /** A copy with another {@code max_sync_bytes}. */
     public QueryServerSettings withMaxSyncBytes(int value) {
-        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, value, sendTimeout, spoolDir);
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, value, sendTimeout, spoolDir, nice);
     }
 
     /** A copy with another {@code send_timeout}. */
     public QueryServerSettings withSendTimeout(Duration value) {
-        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, value, spoolDir);
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, value, spoolDir, nice);
     }
 
     /** A copy with another {@code spool_dir}. */
     public QueryServerSettings withSpoolDir(Path value) {
-        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, value);
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, value, nice);
     }
 
     /** Whether the port is chosen at bind time ({@code *}). */
     public boolean ephemeralPort() {
         return url.endsWith(":*");
+    }
+
+    /** A copy with another {@code query_nice}. */
+    public QueryServerSettings withNice(int value) {
+        return new QueryServerSettings(url, limitFrequency, maxFrameBytes, maxSyncBytes, sendTimeout, spoolDir, value);
     }
 }

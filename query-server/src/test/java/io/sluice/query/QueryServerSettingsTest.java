@@ -23,6 +23,7 @@ class QueryServerSettingsTest {
         assertEquals(0, DEFAULTS.limitFrequency());
         assertEquals(1 << 20, DEFAULTS.maxFrameBytes());
         assertEquals(Duration.ofSeconds(10), DEFAULTS.sendTimeout());
+        assertEquals(19, DEFAULTS.nice());
     }
 
     @Test
@@ -37,6 +38,8 @@ class QueryServerSettingsTest {
         refused("max_sync_bytes", () -> DEFAULTS.withMaxSyncBytes(100));
         refused("send_timeout", () -> DEFAULTS.withSendTimeout(Duration.ofMillis(99)));
         refused("spool_dir", () -> DEFAULTS.withSpoolDir(null));
+        refused("query_nice", () -> DEFAULTS.withNice(-1));
+        refused("query_nice", () -> DEFAULTS.withNice(20));
     }
 
     @Test

@@ -104,16 +104,20 @@ public final class PairEndpoint implements AutoCloseable {
     }
 
     /**
-     * Binds a PAIR socket to {@code url}.
+     * Binds a PAIR socket to {@code url}; its ZeroMQ threads run at {@code nice} (see {@link ThreadNice}).
      *
      * @throws BindException naming the exchange and the URL when the address is taken, unknown or
      *                       not local
      */
-    public static PairEndpoint bind(String exchange, String url, long sendTimeoutNanos, BooleanSupplier stopping,
+    public static PairEndpoint bind(String exchange, String url, long sendTimeoutNanos, int nice, BooleanSupplier stopping,
                                     AtomicLongArray counts) throws BindException {
         ZContext context = new ZContext(1);
         context.setThreadFactor((runnable, name) -> {
-            Thread thread = new Thread(runnable, "sluice-query-" + exchange + "-zmq-" + name);
+            Runnable niced = () -> {
+                ThreadNice.applyToCurrentThread(nice, exchange);
+                runnable.run();
+            };
+            Thread thread = new Thread(niced, "sluice-query-" + exchange + "-zmq-" + name);
             thread.setDaemon(true);
             return thread;
         });

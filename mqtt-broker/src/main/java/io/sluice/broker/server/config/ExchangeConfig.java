@@ -25,7 +25,7 @@ import java.util.Map;
  *   exchange_url = "tcp://127.0.0.1:10000"      # its query endpoint; port * picks a free one
  *   limit_frequency = 5                        # queries per 5 s, 0 = unlimited
  *   max_frame_bytes = 1MB                      # async reply frame bound
- *   max_sync_bytes = 256MB, send_timeout = 10s, spool_dir = ...
+ *   max_sync_bytes = 256MB, send_timeout = 10s, spool_dir = ..., query_nice = 19
  *   exchange { name, topic, streamType, flush_interval, max_batch_bytes, durability,
  *              ringbus { name, cap, fullOp, slots, spill_dir }, parquet { ... }, storage { ... },
  *              plugin { ... } }
@@ -39,7 +39,7 @@ import java.util.Map;
  * @param id       the block's id ({@code mq1} in {@code exchange_client.mq1})
  * @param exchange the validated exchange settings
  * @param query    its query endpoint: {@code exchange_url}, {@code limit_frequency},
- *                 {@code max_frame_bytes}, {@code max_sync_bytes}, {@code send_timeout}, {@code spool_dir}
+ *                 {@code max_frame_bytes}, {@code max_sync_bytes}, {@code send_timeout}, {@code spool_dir}, {@code query_nice}
  */
 public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSettings query) {
 
@@ -106,7 +106,8 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     (int) r.bytes(client + ".max_frame_bytes", d.maxFrameBytes(), 0, Integer.MAX_VALUE),
                     (int) r.bytes(client + ".max_sync_bytes", d.maxSyncBytes(), 0, Integer.MAX_VALUE),
                     Duration.ofMillis(r.millis(client + ".send_timeout", d.sendTimeout().toMillis(), 0, Long.MAX_VALUE)),
-                    spoolDir == null ? d.spoolDir() : Path.of(spoolDir));
+                    spoolDir == null ? d.spoolDir() : Path.of(spoolDir),
+                    (int) r.integer(client + ".query_nice", d.nice(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         } catch (IllegalArgumentException e) {
             throw relative(client, e);
         }
