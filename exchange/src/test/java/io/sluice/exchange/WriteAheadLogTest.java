@@ -16,6 +16,7 @@ import io.sluice.storage.segment.Log;
 import io.sluice.storage.segment.LogCursor;
 import io.sluice.stream.PluginRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -137,9 +138,11 @@ class WriteAheadLogTest {
         return dir.resolve(".wal").resolve("ex");
     }
 
-    private static List<Path> segments(Path walDir) throws IOException {
+    private static List<Path> segments(Path walDir) {
         try (Stream<Path> files = Files.list(walDir)) {
             return files.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("listing " + walDir, e);
         }
     }
 
@@ -257,7 +260,9 @@ class WriteAheadLogTest {
         offer(exchange, 50, 100);
         Eventually.await(() -> exchange.counter(StoreCounter.RECORDS_WRITTEN) == 100, () -> "records written");
         Eventually.await(() -> exchange.writeAheadLog().startOffset() == 100, () -> "trimmed to " + exchange.writeAheadLog().startOffset());
-        assertEquals(1, segments(walDir(dir)).size(), "every segment below the start is deleted, the active one stays");
+        // The new start is made durable first, then the segments below it are deleted.
+        Eventually.await(() -> segments(walDir(dir)).size() == 1,
+                () -> "every segment below the start is deleted, the active one stays: " + segments(walDir(dir)));
         exchange.close();
 
         GatedPlugin held = new GatedPlugin();
