@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Remembers, per user, the last password that passed the slow PBKDF2 check, so a device that
  * reconnects with the same credentials costs the event loop one HMAC instead of thousands of
- * PBKDF2 rounds (1 to 2 ms at the default 4096). What is kept is an HMAC-SHA-256 of the password under a
- * key drawn at start-up, never the password, and only for passwords that were right; wrong ones
- * always pay the full price. An entry is valid only for the very verifier it was checked against,
+ * PBKDF2 rounds (1 to 2 ms at the default 4096). What is kept is an HMAC-SHA-256 of the password
+ * under a key drawn at start-up, never the password, and only for passwords that were right;
+ * wrong ones always pay the full price. An entry is valid only for the very verifier it was checked against,
  * so a changed or removed user (a reloaded password file) is checked slowly again.
  *
  * <p>Bounded by the number of users in the file; thread-safe.
