@@ -1,8 +1,6 @@
 package io.sluice.stream.spi;
 
 import io.sluice.stream.PluginCounter;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * The counters an SPI codec keeps per exchange, counted when a batch is written (not when a
@@ -18,15 +16,6 @@ public enum SpiCounter implements PluginCounter {
     SpiCounter(String metricName, String help) {
         this.metricName = metricName;
         this.help = help;
-    }
-
-    static {
-        Set<String> names = new HashSet<>();
-        for (SpiCounter counter : values()) {
-            if (!names.add(counter.metricName)) {
-                throw new ExceptionInInitializerError("duplicate SPI metric name " + counter.metricName);
-            }
-        }
     }
 
     @Override

@@ -18,8 +18,10 @@ import io.sluice.stream.LongVector;
 import io.sluice.stream.PluginSettings;
 import io.sluice.stream.QueryCommand;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class JsonCodecTest {
@@ -236,5 +238,14 @@ class JsonCodecTest {
         assertEquals("unknown column 'ts'; this exchange has speed, vin, ok, count, engine_rpm, raw, offset, topic",
                 assertThrows(CommandException.class, () -> codec.parseCommand("sync-1-2-ts")).reason());
         assertFalse(codec.parseCommand("async-1-2").sync());
+    }
+
+    @Test
+    void counterNamesAreDistinctStableMetricNames() {
+        List<String> names = Stream.of(JsonCounter.values()).map(JsonCounter::metricName).toList();
+        assertEquals(names.size(), new HashSet<>(names).size(), "duplicate metric names in " + names);
+        for (String name : names) {
+            assertTrue(name.matches("json_[a-z0-9_]*_total"), name);
+        }
     }
 }
