@@ -73,7 +73,8 @@ public class WriteBenchmark {
         for (int i = 0; i < ROWS; i++) {
             ts[i] = 1_700_000_000_000L + i / 100;
             offsets[i] = i;
-            topics[i] = "plant/line-" + (i % 8) + "/sensor";
+            // Interned, as the exchange canonicalises topics on offer.
+            topics[i] = ("plant/line-" + (i % 8) + "/sensor").intern();
             payloads[i] = telemetry(random, payloadBytes);
         }
         capture = new CaptureBatch(ts, offsets, topics, payloads, 0, ROWS);

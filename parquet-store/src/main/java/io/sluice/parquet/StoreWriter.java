@@ -1,6 +1,6 @@
 package io.sluice.parquet;
 
-import io.sluice.parquet.internal.BatchWriteSupport;
+import io.sluice.parquet.internal.BatchFileWriter;
 import io.sluice.parquet.internal.FileOutput;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
@@ -12,14 +12,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.hadoop.CodecFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +47,7 @@ final class StoreWriter implements Runnable {
     private final ParquetStore store;
     private final WriteQueue queue;
     private final StoreListener listener;
+    private CodecFactory codecs;
 
     private record Encoded(StoreBatch source, ColumnBatch columns) {
     }
@@ -76,6 +73,10 @@ final class StoreWriter implements Runnable {
             LOG.error("exchange {}: writer interrupted; batches still queued are not written", store.exchange());
         } catch (Throwable e) {
             LOG.error("exchange {}: writer thread failed; batches still queued are not written", store.exchange(), e);
+        } finally {
+            if (codecs != null) {
+                codecs.release();
+            }
         }
     }
 
@@ -174,100 +175,41 @@ final class StoreWriter implements Runnable {
     private int writeFile(List<Encoded> batches, int from, Schema schema) throws IOException {
         long seq = store.catalog().nextSeq();
         Path temp = store.path(store.names().temporary(seq));
-        BatchWriteSupport support = new BatchWriteSupport(schema, store.fileMetadata());
         int next = from;
-        long records = 0;
-        ParquetWriter<BatchWriteSupport.Row> writer = null;
+        BatchFileWriter writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema,
+                BatchFileWriter.properties(schema), compressor(), store.settings().rowGroupBytes(), store.fileMetadata());
         try {
-            writer = builder(new FileOutput(store.fileSystem(), temp), support, schema).build();
-            BatchWriteSupport.Row row = new BatchWriteSupport.Row();
             do {
-                ColumnBatch batch = batches.get(next).columns;
-                support.bind(batch);
-                for (int r = batch.start(); r < batch.end(); r++) {
-                    row.at(r);
-                    writer.write(row);
-                }
-                records += batch.rows();
+                writer.write(batches.get(next).columns);
                 next++;
-            } while (next < batches.size() && writer.getDataSize() < store.settings().fileSize());
-            ParquetWriter<BatchWriteSupport.Row> closing = writer;
-            writer = null;
-            closing.close();
+            } while (next < batches.size() && writer.dataSize() < store.settings().fileSize());
+            writer.close();
         } catch (IOException | RuntimeException e) {
-            abandon(writer, temp, e);
+            writer.abort(e);
+            deleteQuietly(temp, e);
             throw e;
         }
         List<StoreBatch> sources = new ArrayList<>(next - from);
         for (int i = from; i < next; i++) {
             sources.add(batches.get(i).source);
         }
-        store.publish(temp, seq, support.minTs(), support.maxTs(), records, sources);
+        store.publish(temp, seq, writer.minTs(), writer.maxTs(), writer.rows(), sources);
         return next;
     }
 
-    private void abandon(ParquetWriter<?> writer, Path temp, Exception cause) {
-        try {
-            if (writer != null) {
-                writer.close();
-            }
-        } catch (IOException | RuntimeException e) {
-            cause.addSuppressed(e);
+    /** The store's codec; created on first use and kept, so files share one compressor. */
+    private BytesInputCompressor compressor() {
+        if (codecs == null) {
+            codecs = new CodecFactory(store.configuration(), ParquetProperties.DEFAULT_PAGE_SIZE);
         }
+        return codecs.getCompressor(store.settings().compress().codec());
+    }
+
+    private void deleteQuietly(Path temp, Exception cause) {
         try {
             store.fileSystem().delete(temp, false);
         } catch (IOException e) {
             cause.addSuppressed(e);
-        }
-    }
-
-    private ParquetWriter.Builder<BatchWriteSupport.Row, ?> builder(OutputFile file, BatchWriteSupport support, Schema schema) {
-        ParquetSettings settings = store.settings();
-        Builder builder = new Builder(file, support)
-                .withConf(store.configuration())
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withCompressionCodec(settings.compress().codec())
-                .withRowGroupSize(settings.rowGroupBytes())
-                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                .withValidation(false)
-                .withPageWriteChecksumEnabled(true)
-                .withDictionaryEncoding(false);
-        for (Column column : schema.columns()) {
-            if (column.type() == ColumnType.STRING) {
-                builder.withDictionaryEncoding(column.name(), true);
-            }
-            if (column.type() == ColumnType.BINARY) {
-                // Min/max of opaque payloads prunes nothing and costs a comparison per value.
-                builder.withStatisticsEnabled(column.name(), false);
-            }
-        }
-        return builder;
-    }
-
-    /** A ParquetWriter builder for our write support. */
-    private static final class Builder extends ParquetWriter.Builder<BatchWriteSupport.Row, Builder> {
-        private final BatchWriteSupport support;
-
-        Builder(OutputFile file, BatchWriteSupport support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<BatchWriteSupport.Row> getWriteSupport(ParquetConfiguration conf) {
-            return support;
-        }
-
-        /** Still abstract in parquet 1.18, though deprecated. */
-        @Override
-        @SuppressWarnings("deprecation")
-        protected WriteSupport<BatchWriteSupport.Row> getWriteSupport(Configuration conf) {
-            return support;
         }
     }
 }

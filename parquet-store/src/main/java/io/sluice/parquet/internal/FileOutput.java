@@ -28,6 +28,7 @@ public final class FileOutput implements OutputFile {
 
     private final FileSystem fs;
     private final Path path;
+    private DurableStream stream;
 
     public FileOutput(FileSystem fs, Path path) {
         this.fs = fs;
@@ -50,9 +51,18 @@ public final class FileOutput implements OutputFile {
             if (!overwrite && file.exists()) {
                 throw new FileAlreadyExistsException(file.toString());
             }
-            return new LocalStream(new FileOutputStream(file));
+            stream = new LocalStream(new FileOutputStream(file));
+        } else {
+            stream = new HadoopStream(fs.create(path, overwrite));
         }
-        return new HadoopStream(fs.create(path, overwrite));
+        return stream;
+    }
+
+    /** Closes the file without making it durable, after a failed write; it is deleted next. */
+    public void discard() throws IOException {
+        if (stream != null) {
+            stream.discard();
+        }
     }
 
     @Override
@@ -70,8 +80,13 @@ public final class FileOutput implements OutputFile {
         return path.toString();
     }
 
+    /** A stream made durable by close, or closed as is by discard. */
+    private abstract static class DurableStream extends PositionOutputStream {
+        abstract void discard() throws IOException;
+    }
+
     /** A local file: buffered writes, fsync on close. */
-    private static final class LocalStream extends PositionOutputStream {
+    private static final class LocalStream extends DurableStream {
         private final FileOutputStream file;
         private final OutputStream out;
         private long position;
@@ -110,10 +125,15 @@ public final class FileOutput implements OutputFile {
                 file.getFD().sync();
             }
         }
+
+        @Override
+        void discard() throws IOException {
+            file.close();
+        }
     }
 
     /** A file on another Hadoop FileSystem: hsync on close. */
-    private static final class HadoopStream extends PositionOutputStream {
+    private static final class HadoopStream extends DurableStream {
         private final FSDataOutputStream out;
 
         HadoopStream(FSDataOutputStream out) {
@@ -145,6 +165,11 @@ public final class FileOutput implements OutputFile {
             try (FSDataOutputStream closing = out) {
                 closing.hsync();
             }
+        }
+
+        @Override
+        void discard() throws IOException {
+            out.close();
         }
     }
 }
