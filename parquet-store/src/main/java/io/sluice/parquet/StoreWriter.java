@@ -176,16 +176,19 @@ final class StoreWriter implements Runnable {
         long seq = store.catalog().nextSeq();
         Path temp = store.path(store.names().temporary(seq));
         int next = from;
-        BatchFileWriter writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema,
-                BatchFileWriter.properties(schema), compressor(), store.settings().rowGroupBytes(), store.fileMetadata());
+        BatchFileWriter writer = null;
         try {
+            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, BatchFileWriter.properties(schema),
+                    compressor(), store.settings().rowGroupBytes(), store.fileMetadata());
             do {
                 writer.write(batches.get(next).columns);
                 next++;
             } while (next < batches.size() && writer.dataSize() < store.settings().fileSize());
             writer.close();
         } catch (IOException | RuntimeException e) {
-            writer.abort(e);
+            if (writer != null) {
+                writer.abort(e);
+            }
             deleteQuietly(temp, e);
             throw e;
         }

@@ -103,9 +103,21 @@ public final class BatchFileWriter implements Closeable {
             descriptors[i] = type.getColumnDescription(new String[] {column.name()});
             texts[i] = column.type() == ColumnType.STRING ? new TextCache() : null;
         }
-        this.file = new ParquetFileWriter(out, type, ParquetFileWriter.Mode.OVERWRITE, rowGroupBytes, 0, null, properties);
-        file.start();
+        this.file = create(out, type, properties, rowGroupBytes);
         openRowGroup();
+    }
+
+    private static ParquetFileWriter create(FileOutput out, MessageType type, ParquetProperties properties, long rowGroupBytes)
+            throws IOException {
+        try {
+            ParquetFileWriter created = new ParquetFileWriter(out, type, ParquetFileWriter.Mode.OVERWRITE, rowGroupBytes, 0,
+                    null, properties);
+            created.start();
+            return created;
+        } catch (IOException | RuntimeException e) {
+            discard(out, e);
+            throw e;
+        }
     }
 
     /** Parquet's settings for a file of these columns: dictionaries for text, no min/max of opaque bytes. */
@@ -255,7 +267,7 @@ public final class BatchFileWriter implements Closeable {
             file.end(footer());
             file.close();
         } catch (IOException | RuntimeException e) {
-            discard(e);
+            discard(out, e);
             throw e;
         }
     }
@@ -264,11 +276,11 @@ public final class BatchFileWriter implements Closeable {
     public void abort(Exception cause) {
         if (!closed) {
             closed = true;
-            discard(cause);
+            discard(out, cause);
         }
     }
 
-    private void discard(Exception cause) {
+    private static void discard(FileOutput out, Exception cause) {
         try {
             out.discard();
         } catch (IOException e) {
