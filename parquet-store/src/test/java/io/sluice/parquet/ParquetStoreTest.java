@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.stream.BinaryVector;
+import io.sluice.stream.BooleanVector;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
 import io.sluice.stream.ColumnType;
+import io.sluice.stream.DoubleVector;
+import io.sluice.stream.IntVector;
 import io.sluice.stream.LongVector;
 import io.sluice.stream.Schema;
 import io.sluice.stream.StringVector;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -272,6 +276,28 @@ class ParquetStoreTest {
         assertNull(rows.get(1)[2]);
         assertEquals("x", rows.get(2)[2]);
         assertNull(rows.get(2)[1]);
+    }
+
+    @Test
+    void everyColumnTypeRequiredOrNullableReadsBackExactlyInDuckDb() throws Exception {
+        Schema schema = Schema.of(Column.TS, Column.OFFSET, Column.nullable("i", ColumnType.INT32),
+                Column.nullable("d", ColumnType.DOUBLE), Column.required("b", ColumnType.BOOLEAN),
+                Column.nullable("s", ColumnType.STRING), Column.nullable("x", ColumnType.BINARY));
+        boolean[] nullAt1 = {false, true, false};
+        ColumnBatch batch = ColumnBatch.of(schema, List.of(LongVector.of(new long[] {5, 5, 6}), LongVector.of(new long[] {0, 1, 2}),
+                IntVector.nullable(new int[] {-7, 0, Integer.MAX_VALUE}, nullAt1),
+                DoubleVector.nullable(new double[] {1.5, 0, -0.25}, nullAt1), BooleanVector.of(new boolean[] {true, false, true}),
+                StringVector.of(new String[] {"é", null, "z"}), BinaryVector.of(new byte[][] {{}, null, {9, 8}})), 3);
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(new TestBatches.Fixed(batch));
+        }
+        List<Object[]> rows = DuckDb.query("SELECT ts, \"offset\", i, d, b, s, x FROM read_parquet('" + dir + "/*.parquet') ORDER BY 2");
+        assertEquals(3, rows.size());
+        assertArrayEquals(new Object[] {5L, 0L, -7, 1.5, true, "é"}, Arrays.copyOf(rows.get(0), 6));
+        assertArrayEquals(new byte[0], (byte[]) rows.get(0)[6]);
+        assertArrayEquals(new Object[] {5L, 1L, null, null, false, null, null}, rows.get(1));
+        assertArrayEquals(new Object[] {6L, 2L, Integer.MAX_VALUE, -0.25, true, "z"}, Arrays.copyOf(rows.get(2), 6));
+        assertArrayEquals(new byte[] {9, 8}, (byte[]) rows.get(2)[6]);
     }
 
     @Test
