@@ -185,7 +185,7 @@ class RingTest {
         ring.start();
         int accepted = 0;
         for (int i = 0; i < 100; i++) {
-            if (ring.offer("t/" + (i % 3), payload(accepted), i)) {
+            if (ring.offer("t/" + (accepted % 3), payload(accepted), i)) {
                 accepted++;
             }
         }
