@@ -44,7 +44,7 @@ import org.apache.parquet.schema.MessageType;
  */
 public final class BatchFileWriter implements Closeable {
 
-    static final int TEXT_CACHE = 4096;
+    private static final int TEXT_CACHE = 4096;
     private static final int CHECK_ROWS = 1024;
 
     private final FileOutput out;
