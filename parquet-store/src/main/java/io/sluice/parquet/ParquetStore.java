@@ -1,6 +1,7 @@
 package io.sluice.parquet;
 
 import io.sluice.parquet.internal.FileInput;
+import io.sluice.parquet.internal.ZstdPageCompressor;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -100,6 +101,9 @@ public final class ParquetStore implements AutoCloseable {
                                     StoreListener listener) throws IOException {
         FileName names = new FileName(settings.fileNamePrefix(), exchange);
         Configuration configuration = configuration(settings);
+        if (settings.compress() == Compression.ZSTD) {
+            ZstdPageCompressor.level(configuration); // a bad level stops start-up, not the writer
+        }
         Path dir = directory(settings.dir());
         FileSystem fs;
         try {

@@ -2,6 +2,8 @@ package io.sluice.parquet;
 
 import io.sluice.parquet.internal.BatchFileWriter;
 import io.sluice.parquet.internal.FileOutput;
+import io.sluice.parquet.internal.PageBufferPool;
+import io.sluice.parquet.internal.ZstdPageCompressor;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
 import io.sluice.stream.ColumnType;
@@ -48,6 +50,8 @@ final class StoreWriter implements Runnable {
     private final WriteQueue queue;
     private final StoreListener listener;
     private CodecFactory codecs;
+    private BytesInputCompressor compressor;
+    private final PageBufferPool buffers = new PageBufferPool();
 
     private record Encoded(StoreBatch source, ColumnBatch columns) {
     }
@@ -75,7 +79,9 @@ final class StoreWriter implements Runnable {
             LOG.error("exchange {}: writer thread failed; batches still queued are not written", store.exchange(), e);
         } finally {
             if (codecs != null) {
-                codecs.release();
+                codecs.release(); // and the compressor it made
+            } else if (compressor != null) {
+                compressor.release();
             }
         }
     }
@@ -178,8 +184,8 @@ final class StoreWriter implements Runnable {
         int next = from;
         BatchFileWriter writer = null;
         try {
-            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, BatchFileWriter.properties(schema),
-                    compressor(), store.settings().rowGroupBytes(), store.fileMetadata());
+            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, BatchFileWriter.properties(),
+                    compressor(), buffers, store.settings().rowGroupBytes(), store.fileMetadata());
             do {
                 writer.write(batches.get(next).columns);
                 next++;
@@ -200,12 +206,22 @@ final class StoreWriter implements Runnable {
         return next;
     }
 
-    /** The store's codec; created on first use and kept, so files share one compressor. */
+    /**
+     * The store's compressor, created on first use and kept, so files share it: zstd through our
+     * {@link ZstdPageCompressor} at {@code parquet.compression.codec.zstd.level} (Hadoop settings,
+     * default 3), other codecs through parquet's codec factory.
+     */
     private BytesInputCompressor compressor() {
-        if (codecs == null) {
-            codecs = new CodecFactory(store.configuration(), ParquetProperties.DEFAULT_PAGE_SIZE);
+        if (compressor == null) {
+            Compression compress = store.settings().compress();
+            if (compress == Compression.ZSTD) {
+                compressor = new ZstdPageCompressor(ZstdPageCompressor.level(store.configuration()));
+            } else {
+                codecs = new CodecFactory(store.configuration(), ParquetProperties.DEFAULT_PAGE_SIZE);
+                compressor = codecs.getCompressor(compress.codec());
+            }
         }
-        return codecs.getCompressor(store.settings().compress().codec());
+        return compressor;
     }
 
     private void deleteQuietly(Path temp, Exception cause) {

@@ -388,6 +388,33 @@ class ParquetStoreTest {
     }
 
     @Test
+    void zstdLevelFromTheHadoopSettingsIsCheckedAtOpenAndWritesFilesDuckDbReads() throws Exception {
+        String key = "parquet.compression.codec.zstd.level";
+        for (String bad : List.of("23", "fast")) {
+            assertKey("parquet.hadoop." + key, () -> {
+                try {
+                    open(withHadoop(Map.of(key, bad)));
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+        try (ParquetStore store = open(withHadoop(Map.of(key, "1")))) {
+            store.enqueue(TestBatches.raw(0, 1_000));
+        }
+        assertRows(readAll(dir), 0, 1_000);
+        List<Object[]> codecs = DuckDb.query("SELECT DISTINCT compression FROM parquet_metadata('" + dir + "/*.parquet')");
+        assertEquals(List.of("ZSTD"), codecs.stream().map(row -> row[0]).toList());
+        assertEquals(1_000L, DuckDb.query("SELECT count(*) FROM read_parquet('" + dir + "/*.parquet')").get(0)[0]);
+    }
+
+    private ParquetSettings withHadoop(Map<String, String> hadoop) {
+        ParquetSettings s = settings();
+        return new ParquetSettings(s.compress(), s.dir(), s.fileNamePrefix(), s.fileCount(), s.fileSize(), s.queueBatches(),
+                s.rowGroupBytes(), hadoop);
+    }
+
+    @Test
     void directoryThatCannotBeCreatedNamesTheKey() throws IOException {
         Path file = dir.resolve("plain-file");
         Files.writeString(file, "x");

@@ -1,68 +1,40 @@
 package io.sluice.parquet.internal;
 
 import io.sluice.parquet.FooterKeys;
-import io.sluice.stream.BinaryVector;
-import io.sluice.stream.BooleanVector;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
-import io.sluice.stream.ColumnType;
 import io.sluice.stream.ColumnVector;
-import io.sluice.stream.DoubleVector;
-import io.sluice.stream.IntVector;
 import io.sluice.stream.LongVector;
 import io.sluice.stream.Schema;
-import io.sluice.stream.StringVector;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * One Parquet file written from {@link ColumnBatch}es straight into parquet's column writers.
+ * One Parquet file written from {@link ColumnBatch}es, column by column through our
+ * {@link ColumnEncoder}s into parquet's {@link ParquetFileWriter}, which writes page headers (with
+ * checksums), chunk metadata, column and offset indexes and the footer.
  *
- * <p>Why not {@code ParquetWriter}: its record path ({@code WriteSupport} into
- * {@code MessageColumnIO}'s record consumer) tracks the fields of every row in bit sets and
- * validates their order, about a quarter of the writer's time on 64-byte rows. Our rows are flat,
- * so each value goes to its column's writer directly: repetition level 0, definition level 0 for a
- * required column, 1 for a present optional value and 0 for a null. Pages close where parquet
- * decides (its column write store checks page sizes as rows end); a row group closes once
- * {@code rowGroupBytes} are buffered, checked every {@value #CHECK_ROWS} rows. The footer gets the
- * key range written ({@link FooterKeys}).
- *
- * <p>Text seen before in the file reuses its encoded bytes (topics repeat; up to
- * {@value #TEXT_CACHE} values per column). Used by the writer thread only.
+ * <p>A batch is appended in runs of up to {@value #CHECK_ROWS} rows, each column in turn; a row
+ * group closes once its buffered bytes reach {@code rowGroupBytes}, checked after every run. The
+ * footer gets the key range written ({@link FooterKeys}). Used by the writer thread only.
  */
 public final class BatchFileWriter implements Closeable {
 
-    private static final int TEXT_CACHE = 4096;
     private static final int CHECK_ROWS = 1024;
 
     private final FileOutput out;
     private final ParquetFileWriter file;
-    private final MessageType type;
-    private final ParquetProperties properties;
-    private final BytesInputCompressor compressor;
     private final long rowGroupBytes;
     private final Map<String, String> metadata;
-    private final String[] names;
-    private final ColumnType[] types;
-    private final int[] presentLevel;
-    private final ColumnDescriptor[] descriptors;
-    private final ColumnWriter[] writers;
+    private final Column[] columns;
+    private final ColumnEncoder[] encoders;
     private final ColumnVector[] vectors;
-    private final TextCache[] texts;
-    private ColumnChunkPageWriteStore pages;
-    private ColumnWriteStore columns;
     private long groupRows;
     private long rows;
     private long minTs = Long.MAX_VALUE;
@@ -74,37 +46,30 @@ public final class BatchFileWriter implements Closeable {
     /**
      * Creates the file and writes its header.
      *
+     * @param buffers  the writer thread's page buffers, borrowed until the file is closed or aborted
      * @param metadata footer entries besides the key range
      */
     public BatchFileWriter(FileOutput out, Schema schema, ParquetProperties properties, BytesInputCompressor compressor,
-                           long rowGroupBytes, Map<String, String> metadata) throws IOException {
+                           PageBufferPool buffers, long rowGroupBytes, Map<String, String> metadata) throws IOException {
         if (schema.indexOf(Column.TS.name()) < 0 || schema.indexOf(Column.OFFSET.name()) < 0) {
             throw new IllegalArgumentException("a file schema needs the key columns ts and offset: " + schema);
         }
         this.out = out;
-        this.type = SchemaMapping.toParquet(schema);
-        this.properties = properties;
-        this.compressor = compressor;
         this.rowGroupBytes = rowGroupBytes;
         this.metadata = Map.copyOf(metadata);
+        MessageType type = SchemaMapping.toParquet(schema);
+        this.file = create(out, type, properties, rowGroupBytes);
         int n = schema.size();
-        this.names = new String[n];
-        this.types = new ColumnType[n];
-        this.presentLevel = new int[n];
-        this.descriptors = new ColumnDescriptor[n];
-        this.writers = new ColumnWriter[n];
+        this.columns = new Column[n];
+        this.encoders = new ColumnEncoder[n];
         this.vectors = new ColumnVector[n];
-        this.texts = new TextCache[n];
         for (int i = 0; i < n; i++) {
             Column column = schema.column(i);
-            names[i] = column.name();
-            types[i] = column.type();
-            presentLevel[i] = column.nullable() ? 1 : 0;
-            descriptors[i] = type.getColumnDescription(new String[] {column.name()});
-            texts[i] = column.type() == ColumnType.STRING ? new TextCache() : null;
+            columns[i] = column;
+            encoders[i] = ColumnEncoder.of(column, type.getColumnDescription(new String[] {column.name()}), properties,
+                    compressor, buffers);
         }
-        this.file = create(out, type, properties, rowGroupBytes);
-        openRowGroup();
+
     }
 
     private static ParquetFileWriter create(FileOutput out, MessageType type, ParquetProperties properties, long rowGroupBytes)
@@ -120,44 +85,20 @@ public final class BatchFileWriter implements Closeable {
         }
     }
 
-    /** Parquet's settings for a file of these columns: dictionaries for text, no min/max of opaque bytes. */
-    public static ParquetProperties properties(Schema schema) {
-        ParquetProperties.Builder builder = ParquetProperties.builder()
+    /** Parquet's settings for our files: v1 data pages with checksums, parquet's default page sizes. */
+    public static ParquetProperties properties() {
+        return ParquetProperties.builder()
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                 .withPageWriteChecksumEnabled(true)
-                .withDictionaryEncoding(false);
-        for (Column column : schema.columns()) {
-            if (column.type() == ColumnType.STRING) {
-                builder.withDictionaryEncoding(column.name(), true);
-            }
-            if (column.type() == ColumnType.BINARY) {
-                // Min/max of opaque payloads prunes nothing and costs a comparison per value.
-                builder.withStatisticsEnabled(column.name(), false);
-            }
-        }
-        return builder.build();
-    }
-
-    private void openRowGroup() {
-        pages = ColumnChunkPageWriteStore.builder()
-                .withSchema(type)
-                .withCompressorProvider(column -> compressor)
-                .withAllocator(properties.getAllocator())
-                .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
-                .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
                 .build();
-        columns = properties.newColumnWriteStore(type, pages, pages);
-        for (int i = 0; i < writers.length; i++) {
-            writers[i] = columns.getColumnWriter(descriptors[i]);
-        }
-        groupRows = 0;
     }
 
     /**
      * Appends the batch's rows. Its rows must be in key order with non-null keys (the store
      * checks); a file column the batch lacks is written as null.
      *
-     * @throws IllegalArgumentException when a column has another type in the batch than in the file
+     * @throws IllegalArgumentException when a column has another type in the batch than in the file,
+     *                                  or is required in the file but missing or nullable in the batch
      */
     public void write(ColumnBatch batch) throws IOException {
         if (batch.rows() == 0) {
@@ -165,22 +106,32 @@ public final class BatchFileWriter implements Closeable {
         }
         bind(batch);
         trackKeys(batch);
-        for (int row = batch.start(); row < batch.end(); row++) {
-            writeRow(row);
-            if (++groupRows % CHECK_ROWS == 0 && columns.getBufferedSize() >= rowGroupBytes) {
+        for (int from = batch.start(); from < batch.end(); ) {
+            int to = Math.min(batch.end(), from + CHECK_ROWS);
+            for (int i = 0; i < encoders.length; i++) {
+                encoders[i].append(vectors[i], from, to);
+            }
+            groupRows += to - from;
+            from = to;
+            if (bufferedBytes() >= rowGroupBytes) {
                 closeRowGroup();
-                openRowGroup();
             }
         }
         rows += batch.rows();
     }
 
     private void bind(ColumnBatch batch) {
-        for (int i = 0; i < names.length; i++) {
-            ColumnVector vector = batch.vector(names[i]);
-            if (vector != null && vector.type() != types[i]) {
-                throw new IllegalArgumentException("column '" + names[i] + "' is " + vector.type() + " in a batch but "
-                        + types[i] + " in the file");
+        for (int i = 0; i < columns.length; i++) {
+            Column column = columns[i];
+            ColumnVector vector = batch.vector(column.name());
+            if (vector != null && vector.type() != column.type()) {
+                throw new IllegalArgumentException("column '" + column.name() + "' is " + vector.type() + " in a batch but "
+                        + column.type() + " in the file");
+            }
+            if (!column.nullable() && (vector == null || batch.schema().column(column.name()).nullable())) {
+                // A batch's required column has no nulls (ColumnBatch checks); a nullable one may.
+                throw new IllegalArgumentException("column '" + column.name() + "' is required in the file but "
+                        + (vector == null ? "missing from" : "nullable in") + " a batch");
             }
             vectors[i] = vector;
         }
@@ -195,49 +146,29 @@ public final class BatchFileWriter implements Closeable {
         maxOffset = Math.max(maxOffset, offsets.get(batch.end() - 1));
     }
 
-    private void writeRow(int row) {
-        for (int i = 0; i < writers.length; i++) {
-            ColumnVector vector = vectors[i];
-            if (vector == null || vector.isNull(row)) {
-                writers[i].writeNull(0, 0);
-            } else {
-                writeValue(i, vector, row);
-            }
-        }
-        columns.endRecord();
-    }
-
-    private void writeValue(int i, ColumnVector vector, int row) {
-        ColumnWriter writer = writers[i];
-        int level = presentLevel[i];
-        switch (types[i]) {
-            case INT64 -> writer.write(((LongVector) vector).get(row), 0, level);
-            case INT32 -> writer.write(((IntVector) vector).get(row), 0, level);
-            case DOUBLE -> writer.write(((DoubleVector) vector).get(row), 0, level);
-            case BOOLEAN -> writer.write(((BooleanVector) vector).get(row), 0, level);
-            case BINARY -> writer.write(Binary.fromConstantByteArray(((BinaryVector) vector).get(row)), 0, level);
-            case STRING -> writer.write(texts[i].encode(((StringVector) vector).get(row)), 0, level);
-            default -> throw new IllegalStateException("unknown column type " + types[i]);
-        }
-    }
-
     private void closeRowGroup() throws IOException {
-        try {
-            if (groupRows > 0) {
-                file.startBlock(groupRows);
-                columns.flush();
-                pages.flushToFileWriter(file);
-                file.endBlock();
-            }
-        } finally {
-            columns.close();
-            pages.close();
+        if (groupRows == 0) {
+            return;
         }
+        file.startBlock(groupRows);
+        for (ColumnEncoder encoder : encoders) {
+            encoder.writeChunk(file);
+        }
+        file.endBlock();
+        groupRows = 0;
+    }
+
+    private long bufferedBytes() {
+        long total = 0;
+        for (ColumnEncoder encoder : encoders) {
+            total += encoder.bufferedBytes();
+        }
+        return total;
     }
 
     /** The bytes written to the file plus those buffered for it. */
     public long dataSize() throws IOException {
-        return file.getPos() + columns.getBufferedSize();
+        return file.getPos() + bufferedBytes();
     }
 
     /** Smallest ts written so far. */
@@ -269,6 +200,8 @@ public final class BatchFileWriter implements Closeable {
         } catch (IOException | RuntimeException e) {
             discard(out, e);
             throw e;
+        } finally {
+            releaseBuffers();
         }
     }
 
@@ -276,7 +209,14 @@ public final class BatchFileWriter implements Closeable {
     public void abort(Exception cause) {
         if (!closed) {
             closed = true;
+            releaseBuffers();
             discard(out, cause);
+        }
+    }
+
+    private void releaseBuffers() {
+        for (ColumnEncoder encoder : encoders) {
+            encoder.release();
         }
     }
 
@@ -297,31 +237,5 @@ public final class BatchFileWriter implements Closeable {
         footer.put(FooterKeys.MIN_OFFSET, Long.toString(minOffset));
         footer.put(FooterKeys.MAX_OFFSET, Long.toString(maxOffset));
         return footer;
-    }
-
-    /** Encoded bytes of recently written text, so a repeating topic is encoded once. */
-    private static final class TextCache {
-        private final Map<String, Binary> cache = new HashMap<>();
-        private String lastText;
-        private Binary lastBinary;
-
-        Binary encode(String value) {
-            if (value.equals(lastText)) {
-                return lastBinary;
-            }
-            Binary encoded = cache.get(value);
-            if (encoded == null) {
-                if (cache.size() >= TEXT_CACHE) {
-                    cache.clear();
-                }
-                // Array-backed: parquet hashes and compares it per row (dictionary, min/max),
-                // several times faster than the buffer-backed Binary.fromString gives.
-                encoded = Binary.fromConstantByteArray(value.getBytes(StandardCharsets.UTF_8));
-                cache.put(value, encoded);
-            }
-            lastText = value;
-            lastBinary = encoded;
-            return encoded;
-        }
     }
 }
