@@ -4,7 +4,6 @@ import io.sluice.stream.Column;
 import io.sluice.stream.ColumnVector;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -34,8 +33,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Why not parquet's {@code ColumnWriter}: it updates statistics and hashes dictionary entries
  * value by value through virtual calls, most of the writer's time on small rows. A subclass here
  * encodes a run of rows in one loop and keeps what its statistics need (the min and max of the
- * run, or the distinct dictionary entries of the page), handing parquet's {@link Statistics} the
- * page's extremes only, so the statistics mean exactly what parquet's would.
+ * run, or the distinct dictionary entries of the page) and hands parquet's {@link Statistics} only
+ * those (doubles go value by value, for parquet's NaN rules), so the statistics mean exactly what
+ * parquet's would.
  */
 abstract class ColumnEncoder {
 
@@ -50,7 +50,8 @@ abstract class ColumnEncoder {
     private final BytesInputCompressor compressor;
     private final int pageRows;
     private final List<EncodedPage> pages = new ArrayList<>();
-    private byte[] levels;
+    /** The open page's definition level per row, OPTIONAL columns only (a page has at most pageRows). */
+    private final byte[] levels;
     private int rows;
     private int nulls;
     private long chunkRows;
@@ -147,10 +148,6 @@ abstract class ColumnEncoder {
     }
 
     private void recordLevels(ColumnVector vector, int from, int to) {
-        int needed = rows + (to - from);
-        if (levels.length < needed) {
-            levels = Arrays.copyOf(levels, Math.max(needed, levels.length * 2));
-        }
         for (int row = from; row < to; row++) {
             boolean isNull = vector == null || vector.isNull(row);
             levels[rows + row - from] = (byte) (isNull ? 0 : 1);

@@ -27,15 +27,16 @@ import org.apache.parquet.io.api.Binary;
  * length, then the bytes) for its remaining rows when the dictionary outgrows the dictionary page
  * size, or at its first page when ids plus dictionary would not be smaller than PLAIN.
  *
- * <p>Why it is fast: text is looked up by {@link String} (its hash is cached; the exchange passes
- * one canonical instance per topic, so the repeat of the previous row is an identity check) where
- * parquet hashes and compares the UTF-8 bytes on every row; and a page's min and max come from its
- * distinct entries, compared once each at the page's end, not two comparisons per row.
+ * <p>Why it is fast: text is looked up by {@link String} (the exchange passes one instance per
+ * topic, so a repeat of the previous row's topic is an identity check) where parquet hashes the
+ * UTF-8 bytes on every row; and a page's min and max come from its distinct entries, compared once
+ * each at the page's end, not two comparisons per row.
  */
 final class TextColumnEncoder extends ColumnEncoder {
 
     private static final int FIRST_CAPACITY = 1024;
 
+    // The chunk's dictionary: ids in order of first appearance.
     private final int maxDictionaryBytes;
     private final Map<String, Integer> ids = new HashMap<>();
     private Binary[] entries = new Binary[FIRST_CAPACITY];
@@ -46,7 +47,8 @@ final class TextColumnEncoder extends ColumnEncoder {
     private int lastId;
     private byte[] lastBytes;
 
-    private int[] pageIds;
+    // The open page: its ids in row order, and each distinct id once (for its statistics).
+    private final int[] pageIds;
     private int pageIdCount;
     private int[] pageDistinct = new int[FIRST_CAPACITY];
     private int pageDistinctCount;
@@ -57,6 +59,7 @@ final class TextColumnEncoder extends ColumnEncoder {
     private Statistics<?> statistics;
     private RunLengthBitPackingHybridEncoder idEncoder;
 
+    // The chunk's mode: PLAIN for good, or falling back once the open page closes.
     private boolean plain;
     private boolean fallBack;
     private boolean firstPage = true;
@@ -114,10 +117,7 @@ final class TextColumnEncoder extends ColumnEncoder {
     }
 
     private void addToPage(int id) {
-        if (pageIdCount == pageIds.length) {
-            pageIds = Arrays.copyOf(pageIds, pageIdCount * 2);
-        }
-        pageIds[pageIdCount++] = id;
+        pageIds[pageIdCount++] = id; // a page has at most pageRows rows, the array's length
         if (lastPageOf[id] != pageNumber) {
             lastPageOf[id] = pageNumber;
             if (pageDistinctCount == pageDistinct.length) {
