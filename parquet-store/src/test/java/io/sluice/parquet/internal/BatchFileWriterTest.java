@@ -32,7 +32,10 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -48,8 +51,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Our page encoding checked by two independent readers: DuckDB reads every value back, and
- * parquet-java verifies page checksums and reads the statistics, column and offset indexes and
- * encodings. The rows cross page limits (20,000 rows, 1 MiB), row groups, dictionary fallback,
+ * parquet-java reads every value back too, verifies page checksums and reads the statistics,
+ * column and offset indexes and encodings. The rows cross page limits (20,000 rows, 1 MiB), row groups, dictionary fallback,
  * nulls in every type and a column the batches lack.
  */
 class BatchFileWriterTest {
@@ -121,6 +124,28 @@ class BatchFileWriterTest {
             assertArrayEquals(data[i], (byte[]) row[9], at);
         }
         verifyWithParquetJava(file, rowGroupBytes > ROWS * 100L);
+        readRowsWithParquetJava(file);
+    }
+
+    /** Parquet-java's record reader (Spark's path into Parquet) decodes every value the same. */
+    private void readRowsWithParquetJava(Path file) throws IOException {
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+            for (int i = 0; i < ROWS; i++) {
+                Group row = reader.read();
+                String at = "row " + i;
+                assertNotNull(row, at);
+                assertEquals(ts[i], row.getLong("ts", 0), at);
+                assertEquals(topics[i], row.getString("topic", 0), at);
+                assertEquals(longText[i], row.getFieldRepetitionCount("long_text") == 0 ? null : row.getString("long_text", 0), at);
+                assertEquals(intNulls[i] ? null : ints[i], row.getFieldRepetitionCount("i") == 0 ? null : row.getInteger("i", 0), at);
+                assertEquals(doubleNulls[i] ? null : doubles[i], row.getFieldRepetitionCount("d") == 0 ? null : row.getDouble("d", 0), at);
+                assertEquals(booleanNulls[i] ? null : booleans[i], row.getFieldRepetitionCount("b") == 0 ? null : row.getBoolean("b", 0), at);
+                assertEquals(0, row.getFieldRepetitionCount("missing"), at);
+                assertArrayEquals(data[i], row.getBinary("data", 0).getBytes(), at);
+            }
+            assertNull(reader.read());
+        }
     }
 
     @Test
