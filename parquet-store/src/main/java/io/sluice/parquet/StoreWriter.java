@@ -49,9 +49,9 @@ final class StoreWriter implements Runnable {
     private final ParquetStore store;
     private final WriteQueue queue;
     private final StoreListener listener;
+    private final PageBufferPool buffers = new PageBufferPool();
     private CodecFactory codecs;
     private BytesInputCompressor compressor;
-    private final PageBufferPool buffers = new PageBufferPool();
 
     private record Encoded(StoreBatch source, ColumnBatch columns) {
     }
