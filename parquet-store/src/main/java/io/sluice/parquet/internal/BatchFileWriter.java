@@ -27,6 +27,10 @@ import org.apache.parquet.schema.MessageType;
 public final class BatchFileWriter implements Closeable {
 
     private static final int CHECK_ROWS = 1024;
+    private static final ParquetProperties PROPERTIES = ParquetProperties.builder()
+            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+            .withPageWriteChecksumEnabled(true)
+            .build();
 
     private final FileOutput out;
     private final ParquetFileWriter file;
@@ -69,7 +73,6 @@ public final class BatchFileWriter implements Closeable {
             encoders[i] = ColumnEncoder.of(column, type.getColumnDescription(new String[] {column.name()}), properties,
                     compressor, buffers);
         }
-
     }
 
     private static ParquetFileWriter create(FileOutput out, MessageType type, ParquetProperties properties, long rowGroupBytes)
@@ -87,10 +90,7 @@ public final class BatchFileWriter implements Closeable {
 
     /** Parquet's settings for our files: v1 data pages with checksums, parquet's default page sizes. */
     public static ParquetProperties properties() {
-        return ParquetProperties.builder()
-                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                .withPageWriteChecksumEnabled(true)
-                .build();
+        return PROPERTIES;
     }
 
     /**

@@ -50,9 +50,7 @@ final class BooleanColumnEncoder extends ColumnEncoder {
     @Override
     BytesInput pageValues() {
         if (pendingBits > 0) {
-            values.putByte(pending);
-            pending = 0;
-            pendingBits = 0;
+            values.putByte(pending); // the last, partial byte; resetPage clears it
         }
         return values.view();
     }

@@ -53,7 +53,6 @@ final class TextColumnEncoder extends ColumnEncoder {
     private int[] pageDistinct = new int[FIRST_CAPACITY];
     private int pageDistinctCount;
     private int pageNumber = 1;
-    private long pagePlainBytes;
     private long unencoded;
     private Encoding encoding = Encoding.PLAIN;
     private Statistics<?> statistics;
@@ -125,9 +124,7 @@ final class TextColumnEncoder extends ColumnEncoder {
             }
             pageDistinct[pageDistinctCount++] = id;
         }
-        int length = entries[id].length();
-        pagePlainBytes += Integer.BYTES + length;
-        unencoded += length;
+        unencoded += entries[id].length();
     }
 
     private int encodePlain(StringVector column, int from, int to) {
@@ -174,7 +171,7 @@ final class TextColumnEncoder extends ColumnEncoder {
             statistics.updateStats(entries[pageDistinct[i]]);
         }
         BytesInput encodedIds = idBytes();
-        if (firstPage && !fallBack && encodedIds.size() + dictionaryBytes >= pagePlainBytes) {
+        if (firstPage && !fallBack && encodedIds.size() + dictionaryBytes >= plainBytes()) {
             return rewritePlain();
         }
         dictionaryUsed = true;
@@ -189,6 +186,11 @@ final class TextColumnEncoder extends ColumnEncoder {
             idEncoder.writeInt(pageIds[i]);
         }
         return BytesInput.concat(BytesInput.from(new byte[] {(byte) bitWidth}), idEncoder.toBytes());
+    }
+
+    /** What the open page's values would take as PLAIN: a 4-byte length and the bytes of each. */
+    private long plainBytes() {
+        return unencoded + (long) Integer.BYTES * pageIdCount;
     }
 
     /** The first page as PLAIN, and the chunk PLAIN from here on: the dictionary did not pay. */
@@ -231,7 +233,6 @@ final class TextColumnEncoder extends ColumnEncoder {
         pageIdCount = 0;
         pageDistinctCount = 0;
         pageNumber++;
-        pagePlainBytes = 0;
         unencoded = 0;
         firstPage = false;
         statistics = Statistics.createStats(type);
