@@ -184,8 +184,8 @@ final class StoreWriter implements Runnable {
         int next = from;
         BatchFileWriter writer = null;
         try {
-            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, BatchFileWriter.properties(),
-                    compressor(), buffers, store.settings().rowGroupBytes(), store.fileMetadata());
+            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, compressor(),
+                    buffers, store.settings().rowGroupBytes(), store.fileMetadata());
             do {
                 writer.write(batches.get(next).columns);
                 next++;

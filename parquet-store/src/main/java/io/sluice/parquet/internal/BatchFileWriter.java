@@ -27,6 +27,7 @@ import org.apache.parquet.schema.MessageType;
 public final class BatchFileWriter implements Closeable {
 
     private static final int CHECK_ROWS = 1024;
+    /** Parquet's settings for our files: v1 data pages with checksums, parquet's default page sizes. */
     private static final ParquetProperties PROPERTIES = ParquetProperties.builder()
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
             .withPageWriteChecksumEnabled(true)
@@ -53,7 +54,7 @@ public final class BatchFileWriter implements Closeable {
      * @param buffers  the writer thread's page buffers, borrowed until the file is closed or aborted
      * @param metadata footer entries besides the key range
      */
-    public BatchFileWriter(FileOutput out, Schema schema, ParquetProperties properties, BytesInputCompressor compressor,
+    public BatchFileWriter(FileOutput out, Schema schema, BytesInputCompressor compressor,
                            PageBufferPool buffers, long rowGroupBytes, Map<String, String> metadata) throws IOException {
         if (schema.indexOf(Column.TS.name()) < 0 || schema.indexOf(Column.OFFSET.name()) < 0) {
             throw new IllegalArgumentException("a file schema needs the key columns ts and offset: " + schema);
@@ -62,7 +63,7 @@ public final class BatchFileWriter implements Closeable {
         this.rowGroupBytes = rowGroupBytes;
         this.metadata = Map.copyOf(metadata);
         MessageType type = SchemaMapping.toParquet(schema);
-        this.file = create(out, type, properties, rowGroupBytes);
+        this.file = create(out, type, rowGroupBytes);
         int n = schema.size();
         this.columns = new Column[n];
         this.encoders = new ColumnEncoder[n];
@@ -70,27 +71,22 @@ public final class BatchFileWriter implements Closeable {
         for (int i = 0; i < n; i++) {
             Column column = schema.column(i);
             columns[i] = column;
-            encoders[i] = ColumnEncoder.of(column, type.getColumnDescription(new String[] {column.name()}), properties,
+            encoders[i] = ColumnEncoder.of(column, type.getColumnDescription(new String[] {column.name()}), PROPERTIES,
                     compressor, buffers);
         }
     }
 
-    private static ParquetFileWriter create(FileOutput out, MessageType type, ParquetProperties properties, long rowGroupBytes)
+    private static ParquetFileWriter create(FileOutput out, MessageType type, long rowGroupBytes)
             throws IOException {
         try {
             ParquetFileWriter created = new ParquetFileWriter(out, type, ParquetFileWriter.Mode.OVERWRITE, rowGroupBytes, 0,
-                    null, properties);
+                    null, PROPERTIES);
             created.start();
             return created;
         } catch (IOException | RuntimeException e) {
             discard(out, e);
             throw e;
         }
-    }
-
-    /** Parquet's settings for our files: v1 data pages with checksums, parquet's default page sizes. */
-    public static ParquetProperties properties() {
-        return PROPERTIES;
     }
 
     /**

@@ -30,7 +30,7 @@ final class BinaryColumnEncoder extends ColumnEncoder {
             if (value != null) {
                 values.putLengthPrefixed(value);
                 unencoded += value.length;
-                if (values.size() >= pageBytes) {
+                if (pageFull()) {
                     return row + 1;
                 }
             }

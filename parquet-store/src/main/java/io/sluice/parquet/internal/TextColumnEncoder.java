@@ -135,7 +135,7 @@ final class TextColumnEncoder extends ColumnEncoder {
                 values.putLengthPrefixed(utf8);
                 statistics.updateStats(Binary.fromConstantByteArray(utf8));
                 unencoded += utf8.length;
-                if (values.size() >= pageBytes) {
+                if (super.pageFull()) {
                     return row + 1;
                 }
             }

@@ -234,7 +234,7 @@ class BatchFileWriterTest {
         BytesInputCompressor compressor = codec == CompressionCodecName.ZSTD ? new ZstdPageCompressor(3)
                 : new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE).getCompressor(codec);
         return new BatchFileWriter(new FileOutput(FileSystem.getLocal(conf),
-                new org.apache.hadoop.fs.Path(file.toUri())), schema, BatchFileWriter.properties(), compressor,
+                new org.apache.hadoop.fs.Path(file.toUri())), schema, compressor,
                 new PageBufferPool(), rowGroupBytes, Map.of("test", "yes"));
     }
 
