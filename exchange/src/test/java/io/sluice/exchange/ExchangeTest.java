@@ -1,7 +1,7 @@
 package io.sluice.exchange;
 
 import io.sluice.parquet.DuckDb;
-import io.sluice.parquet.Eventually;
+import io.sluice.testing.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

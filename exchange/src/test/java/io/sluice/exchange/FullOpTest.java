@@ -1,6 +1,6 @@
 package io.sluice.exchange;
 
-import io.sluice.parquet.Eventually;
+import io.sluice.testing.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.parquet.DuckDb;
-import io.sluice.parquet.Eventually;
+import io.sluice.testing.Eventually;
 import io.sluice.parquet.ParquetSettings;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.parquet.Eventually;
+import io.sluice.testing.Eventually;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.FullOp;
 import io.sluice.ringbus.RingCounter;

@@ -5,7 +5,7 @@ import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.retain.RetainedStore;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Router;
-import io.sluice.broker.security.Authenticator;
+import io.sluice.net.auth.Authenticator;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.session.SessionLimits;

@@ -1,6 +1,6 @@
 package io.sluice.broker;
 
-import io.sluice.broker.limits.Rate;
+import io.sluice.net.limits.Rate;
 
 /**
  * Protocol limits and behaviour of the broker, the {@code mqtt { }} block of the configuration.

@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.query.wire.ErrFrame;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeQuery;
 import io.sluice.query.internal.ErrorLog;
@@ -11,7 +12,7 @@ import io.sluice.query.internal.ReplyStopped;
 import io.sluice.query.internal.SyncSpool;
 import io.sluice.query.internal.ThreadNice;
 import io.sluice.stream.CommandException;
-import io.sluice.stream.EofFrame;
+import io.sluice.query.wire.EofFrame;
 import io.sluice.stream.QueryCommand;
 import java.io.IOException;
 import java.net.BindException;

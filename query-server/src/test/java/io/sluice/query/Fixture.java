@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.testing.Eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

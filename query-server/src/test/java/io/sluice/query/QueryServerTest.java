@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.testing.Eventually;
 import static io.sluice.query.Fixture.T0;
 import static io.sluice.query.Fixture.ts;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

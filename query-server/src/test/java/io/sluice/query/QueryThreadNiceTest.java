@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.testing.Eventually;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package io.sluice.ringbus;
 
+import io.sluice.testing.Eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -7,9 +7,9 @@ import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.security.AuthExchange;
-import io.sluice.broker.security.Authenticator;
-import io.sluice.broker.security.ClientIdentity;
+import io.sluice.net.auth.AuthExchange;
+import io.sluice.net.auth.Authenticator;
+import io.sluice.net.auth.ClientIdentity;
 
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD;
 

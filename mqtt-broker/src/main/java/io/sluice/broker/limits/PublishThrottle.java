@@ -1,5 +1,7 @@
 package io.sluice.broker.limits;
 
+import io.sluice.net.limits.Rate;
+import io.sluice.net.limits.TokenBucket;
 /**
  * One client's publish rate limits, {@code mqtt.messages_rate} and {@code mqtt.bytes_rate}: every
  * inbound PUBLISH is charged to both buckets, and a client over either is paused (its reads

@@ -1,5 +1,7 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
+import io.sluice.net.auth.InvalidFileException;
 import io.sluice.broker.routing.TopicName;
 
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.InvalidFileException;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;

@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

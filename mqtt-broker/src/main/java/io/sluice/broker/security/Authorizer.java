@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
 /** Decides, per topic, what an authenticated client may publish and subscribe to. */
 public interface Authorizer {
     /** Allows everything. */

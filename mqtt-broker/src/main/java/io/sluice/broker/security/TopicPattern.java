@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.TopicFilter;
 import io.sluice.broker.routing.TopicName;

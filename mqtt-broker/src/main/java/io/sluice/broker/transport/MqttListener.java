@@ -18,7 +18,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
 import io.sluice.broker.connection.Connection;
-import io.sluice.broker.limits.ConnectionLimiter;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.net.EventLoops;
+import io.sluice.net.ListenerSpec;
+import io.sluice.net.limits.ConnectionLimiter;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -69,7 +72,9 @@ public final class MqttListener implements AutoCloseable {
         TrafficCounter traffic = new TrafficCounter(broker.metrics());
         WebSocketFrames frames = new WebSocketFrames(broker.metrics());
         ConnectionLimiter limiter = new ConnectionLimiter(name, broker.openConnections(),
-                broker.settings().maxConnections(), spec.maxConnections(), spec.maxConnRate(), broker.metrics());
+                broker.settings().maxConnections(), "mqtt.max_connections", spec.maxConnections(), spec.maxConnRate(),
+                reason -> broker.metrics().increment(reason == ConnectionLimiter.Reason.RATE
+                        ? BrokerCounter.CONNECTIONS_REFUSED_RATE : BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
         ChannelGroup connections = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.workers())

@@ -9,7 +9,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;
@@ -114,7 +114,7 @@ class Mqtt5FeaturesTest {
         pub.publishWith().topic("exp/short").qos(MqttQos.AT_LEAST_ONCE).messageExpiryInterval(1).send();
         pub.publishWith().topic("exp/long").qos(MqttQos.AT_LEAST_ONCE).messageExpiryInterval(100).send();
         long publishedAt = System.nanoTime();
-        Await.until("more than a second passed", () -> System.nanoTime() - publishedAt > 2_100_000_000L);
+        Eventually.await(() -> System.nanoTime() - publishedAt > 2_100_000_000L, "more than a second passed");
 
         try (RawClient raw = broker.raw()) {
             raw.send(RawClient.connect(5, "late", 0x00, 60, new RawClient.Bytes().u8(0x11).u32(300).toByteArray()))
@@ -165,7 +165,7 @@ class Mqtt5FeaturesTest {
         pub.publishWith().topic("m").qos(MqttQos.AT_LEAST_ONCE).payload(new byte[10]).send();
         assertEquals(10, inbox.next().getPayloadAsBytes().length, "the small one arrives, the big one never");
         assertEquals(1, broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_TOO_LARGE));
-        Await.until("nothing left in flight", () -> broker.broker().sessions().get("small").inflightMessages() == 0);
+        Eventually.await(() -> broker.broker().sessions().get("small").inflightMessages() == 0, "nothing left in flight");
         pub.disconnect();
         small.disconnect();
     }

@@ -6,7 +6,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5RetainHandling;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.TestBroker;
 import org.junit.jupiter.api.AfterEach;
@@ -69,7 +69,7 @@ class RetainedMessagesTest {
     @Test
     void anEmptyRetainedPayloadDeletesTheRetainedMessage() throws Exception {
         retain("gone", "soon", MqttQos.AT_LEAST_ONCE);
-        Await.until("stored", () -> broker.broker().router().retained().size() == 1);
+        Eventually.await(() -> broker.broker().router().retained().size() == 1, "stored");
         retain("gone", "", MqttQos.AT_LEAST_ONCE);
         assertEquals(0, broker.broker().router().retained().size());
         Mqtt5BlockingClient sub = Clients.v5(broker, "sub");

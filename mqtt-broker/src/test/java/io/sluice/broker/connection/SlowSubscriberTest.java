@@ -6,7 +6,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.session.Session;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;
@@ -39,8 +39,8 @@ class SlowSubscriberTest {
                 inbox.next();
             }
             Session session = broker.broker().sessions().get("stuck");
-            Await.until("the stuck client's drops are counted",
-                    () -> broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL) > 0);
+            Eventually.await(() -> broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL) > 0,
+                    "the stuck client's drops are counted");
             assertTrue(session.queuedMessages() <= 100, "queue stays within max_mqueue_len");
             pub.disconnect();
             healthy.disconnect();

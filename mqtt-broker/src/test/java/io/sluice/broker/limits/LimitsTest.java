@@ -1,15 +1,16 @@
 package io.sluice.broker.limits;
 
+import io.sluice.net.limits.Rate;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;
-import io.sluice.broker.transport.ListenerSpec;
+import io.sluice.net.ListenerSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class LimitsTest {
             assertEquals(1, count(BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
 
             first.close();
-            Await.until("the closed connection frees its slot", () -> broker.broker().openConnections().get() == 1);
+            Eventually.await(() -> broker.broker().openConnections().get() == 1, "the closed connection frees its slot");
             try (RawClient fourth = broker.raw()) {
                 assertTrue(accepted(fourth, "fourth"));
             }
@@ -78,7 +79,7 @@ class LimitsTest {
             }
             assertEquals(1, count(BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
         }
-        Await.until("both are closed", () -> broker.listener().openConnections() == 0);
+        Eventually.await(() -> broker.listener().openConnections() == 0, "both are closed");
         try (RawClient third = broker.raw()) {
             assertTrue(third.closedByBroker(), "a second admitted connection within ten seconds exceeds 1/10s");
             assertEquals(1, count(BrokerCounter.CONNECTIONS_REFUSED_RATE));
@@ -238,7 +239,7 @@ class LimitsTest {
                 client.close();
             }
         }
-        Await.until("every burst session is cleaned up", () -> broker.broker().router().subscriptionCount() == 0
-                && broker.broker().openConnections().get() == 0);
+        Eventually.await(() -> broker.broker().router().subscriptionCount() == 0
+                && broker.broker().openConnections().get() == 0, "every burst session is cleaned up");
     }
 }

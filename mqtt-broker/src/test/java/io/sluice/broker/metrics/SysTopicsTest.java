@@ -3,7 +3,7 @@ package io.sluice.broker.metrics;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.TestBroker;
 import org.junit.jupiter.api.AfterEach;
@@ -56,9 +56,9 @@ class SysTopicsTest {
         }
 
         // Values go out in a fixed order, counters/ last but one: once it shows five, the rest of its round is in.
-        Await.until("two clients and five messages show up", () ->
+        Eventually.await(() ->
                 "2".equals(values.get("$SYS/broker/clients/connected"))
-                        && "5".equals(values.get("$SYS/broker/counters/messages_received")));
+                        && "5".equals(values.get("$SYS/broker/counters/messages_received")), "two clients and five messages show up");
         assertEquals("sluice test", values.get("$SYS/broker/version"));
         assertTrue(values.get("$SYS/broker/uptime").matches("\\d+ seconds"), values.get("$SYS/broker/uptime"));
         assertEquals("2", values.get("$SYS/broker/clients/total"));
@@ -70,13 +70,13 @@ class SysTopicsTest {
         assertEquals("5", values.get("$SYS/broker/messages/received"));
 
         other.disconnect();
-        Await.until("the leaving client is counted", () -> "1".equals(values.get("$SYS/broker/clients/connected")));
+        Eventually.await(() -> "1".equals(values.get("$SYS/broker/clients/connected")), "the leaving client is counted");
         watcher.disconnect();
     }
 
     @Test
     void aLateSubscriberGetsTheCurrentValuesAtOnceBecauseTheyAreRetained() throws Exception {
-        Await.until("a first round is published", () -> broker.broker().router().retained().size() > 10);
+        Eventually.await(() -> broker.broker().router().retained().size() > 10, "a first round is published");
         Mqtt5BlockingClient late = Clients.v5(broker, "late");
         late.connect();
         var inbox = Clients.inbox(late);

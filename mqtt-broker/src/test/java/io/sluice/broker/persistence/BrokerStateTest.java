@@ -3,7 +3,7 @@ package io.sluice.broker.persistence;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import org.junit.jupiter.api.Test;
@@ -86,7 +86,7 @@ class BrokerStateTest {
                         .string("orders/+").u8(0x01 | 0x04 | 0x08).toByteArray())).readUntil(RawClient.SUBACK);
                 raw.send(new byte[] {(byte) 0xE0, 0});
             }
-            Await.until("offline", () -> !first.engine().sessions().get("keeper").isOnline());
+            Eventually.await(() -> !first.engine().sessions().get("keeper").isOnline(), "offline");
             Mqtt5BlockingClient pub = Clients.v5(first.broker, "pub");
             pub.connect();
             for (int i = 0; i < 3; i++) {
@@ -131,7 +131,7 @@ class BrokerStateTest {
                 raw.send(RawClient.ack(RawClient.PUBREC, packetId));
                 assertEquals(packetId, raw.readUntil(PUBREL).u16(0));
             }
-            Await.until("awaiting PUBCOMP recorded", () -> !first.engine().sessions().get("q2").isOnline());
+            Eventually.await(() -> !first.engine().sessions().get("q2").isOnline(), "awaiting PUBCOMP recorded");
         }
         try (PersistentBroker second = new PersistentBroker(dir);
              RawClient raw = second.broker.raw()) {
@@ -140,7 +140,7 @@ class BrokerStateTest {
             assertEquals(PUBREL, next.type(), "PUBREL again, never the PUBLISH");
             assertEquals(packetId, next.u16(0));
             raw.send(RawClient.ack(RawClient.PUBCOMP, packetId));
-            Await.until("complete", () -> second.engine().sessions().get("q2").inflightMessages() == 0);
+            Eventually.await(() -> second.engine().sessions().get("q2").inflightMessages() == 0, "complete");
         }
     }
 
@@ -156,7 +156,7 @@ class BrokerStateTest {
                 pub.send(RawClient.publish(5, "pay", 2, 7, new byte[0], "10 EUR".getBytes()));
                 assertEquals(RawClient.PUBREC, pub.read().type());
             }
-            Await.until("queued", () -> first.engine().sessions().get("sub").queuedMessages() == 1);
+            Eventually.await(() -> first.engine().sessions().get("sub").queuedMessages() == 1, "queued");
         }
         try (PersistentBroker second = new PersistentBroker(dir)) {
             try (RawClient pub = second.broker.raw()) {
@@ -184,10 +184,10 @@ class BrokerStateTest {
             client.connectWith().sessionExpiryInterval(1).send();
             client.subscribeWith().topicFilter("b").send();
             client.disconnect();
-            Await.until("offline", () -> !first.engine().sessions().get("brief").isOnline());
+            Eventually.await(() -> !first.engine().sessions().get("brief").isOnline(), "offline");
         }
         long down = System.nanoTime();
-        Await.until("longer than the expiry interval passed", () -> System.nanoTime() - down > 1_200_000_000L);
+        Eventually.await(() -> System.nanoTime() - down > 1_200_000_000L, "longer than the expiry interval passed");
         try (PersistentBroker second = new PersistentBroker(dir)) {
             assertNull(second.engine().sessions().get("brief"), "expired while the broker was down");
             assertEquals(0, second.engine().router().subscriptionCount());
@@ -207,8 +207,8 @@ class BrokerStateTest {
                         .string("wills/dying").string("bye");
                 raw.send(RawClient.packet(0x10, b.toByteArray())).read();
             }
-            Await.until("will pending", () -> first.engine().sessions().get("dying") != null
-                    && first.engine().sessions().get("dying").snapshot().pendingWill() != null);
+            Eventually.await(() -> first.engine().sessions().get("dying") != null
+                    && first.engine().sessions().get("dying").snapshot().pendingWill() != null, "will pending");
         }
         try (PersistentBroker second = new PersistentBroker(dir)) {
             Mqtt5BlockingClient watcher = Clients.v5(second.broker, "watcher");

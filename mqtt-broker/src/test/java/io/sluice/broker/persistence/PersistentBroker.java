@@ -3,7 +3,7 @@ package io.sluice.broker.persistence;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.security.Authenticator;
+import io.sluice.net.auth.Authenticator;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.testing.TestBroker;
 import io.sluice.storage.FlushPolicy;

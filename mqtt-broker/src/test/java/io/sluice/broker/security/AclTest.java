@@ -1,5 +1,8 @@
 package io.sluice.broker.security;
 
+import io.sluice.net.auth.ClientIdentity;
+import io.sluice.net.auth.InvalidFileException;
+import io.sluice.net.auth.PasswordFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,7 @@
 package io.sluice.broker.testing;
 
+import io.sluice.net.testing.ScramClient;
+
 import com.hivemq.client.mqtt.datatypes.MqttUtf8String;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5ClientConfig;
 import com.hivemq.client.mqtt.mqtt5.auth.Mqtt5EnhancedAuthMechanism;

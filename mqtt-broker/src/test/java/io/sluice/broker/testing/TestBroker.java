@@ -2,8 +2,8 @@ package io.sluice.broker.testing;
 
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
-import io.sluice.broker.transport.EventLoops;
-import io.sluice.broker.transport.ListenerSpec;
+import io.sluice.net.EventLoops;
+import io.sluice.net.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
 
 import java.net.InetSocketAddress;

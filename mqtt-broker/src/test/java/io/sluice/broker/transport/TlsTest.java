@@ -1,5 +1,8 @@
 package io.sluice.broker.transport;
 
+import io.sluice.net.ListenerSpec;
+import io.sluice.net.tls.TlsContext;
+import io.sluice.net.tls.TlsSettings;
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
@@ -9,16 +12,16 @@ import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCo
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
-import io.sluice.broker.limits.Rate;
+import io.sluice.net.limits.Rate;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.security.AclAuthorizer;
 import io.sluice.broker.security.AclRule;
 import io.sluice.broker.security.AclSubject;
-import io.sluice.broker.security.Authenticator;
+import io.sluice.net.auth.Authenticator;
 import io.sluice.broker.security.Authorizer;
-import io.sluice.broker.security.PasswordAuthenticator;
+import io.sluice.net.auth.PasswordAuthenticator;
 import io.sluice.broker.security.TopicPattern;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.Pki;
 import io.sluice.broker.testing.RawClient;
@@ -115,8 +118,8 @@ class TlsTest {
         start(Broker.open(MqttSettings.defaults()), true, true, false);
 
         assertThrows(RuntimeException.class, () -> client("anonymous", null).connect());
-        Await.until("the failed handshake is counted",
-                () -> broker.broker().metrics().get(BrokerCounter.TLS_HANDSHAKES_FAILED) >= 1);
+        Eventually.await(() -> broker.broker().metrics().get(BrokerCounter.TLS_HANDSHAKES_FAILED) >= 1,
+                "the failed handshake is counted");
 
         Pki stranger = Pki.create(Files.createDirectory(dir.resolve("other")), "Other CA");
         Pki.Issued foreign = stranger.client("eve");

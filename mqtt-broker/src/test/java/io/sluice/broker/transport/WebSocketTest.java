@@ -1,5 +1,9 @@
 package io.sluice.broker.transport;
 
+import io.sluice.net.EventLoops;
+import io.sluice.net.ListenerSpec;
+import io.sluice.net.tls.TlsContext;
+import io.sluice.net.tls.TlsSettings;
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
@@ -7,9 +11,9 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
-import io.sluice.broker.limits.Rate;
+import io.sluice.net.limits.Rate;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.LeakWatch;
 import io.sluice.broker.testing.Pki;
@@ -183,8 +187,8 @@ class WebSocketTest {
         WebSocket socket = open(frames);
         socket.sendText("CONNECT", true).join();
         assertNotNull(frames.closed.get(5, TimeUnit.SECONDS), "MQTT travels in binary frames only");
-        Await.until("the violation is counted",
-                () -> broker.metrics().get(BrokerCounter.DISCONNECTS_PROTOCOL_ERROR) == 1);
+        Eventually.await(() -> broker.metrics().get(BrokerCounter.DISCONNECTS_PROTOCOL_ERROR) == 1,
+                "the violation is counted");
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.sluice.query.internal;
 
 import io.sluice.query.QueryCounter;
 import io.sluice.stream.CommandParser;
-import io.sluice.stream.EofFrame;
+import io.sluice.query.wire.EofFrame;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;

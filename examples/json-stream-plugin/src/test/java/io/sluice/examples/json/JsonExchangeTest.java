@@ -9,7 +9,7 @@ import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeQuery;
 import io.sluice.exchange.ExchangeSettings;
 import io.sluice.parquet.DuckDb;
-import io.sluice.parquet.Eventually;
+import io.sluice.testing.Eventually;
 import io.sluice.parquet.ParquetSettings;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingSettings;

@@ -3,7 +3,7 @@ package io.sluice.examples.json;
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import io.sluice.broker.testing.ServerProcess;
+import io.sluice.server.testing.ServerProcess;
 import io.sluice.parquet.DuckDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

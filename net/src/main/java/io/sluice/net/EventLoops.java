@@ -1,0 +1,61 @@
+package io.sluice.net;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The I/O threads of all listeners: {@code threads} event loops, on native epoll where the
+ * platform has it and on NIO elsewhere. The listening sockets live on the same loops as the
+ * connections: a separate acceptor thread would only add a hand-off per new connection.
+ */
+public final class EventLoops implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
+
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> serverChannel;
+    private final boolean epoll;
+
+    /** Creates the loops; {@code threads} of 0 means one per available processor. */
+    public EventLoops(int threads) {
+        this.epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        int workerCount = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        this.workers = new MultiThreadIoEventLoopGroup(workerCount, new DefaultThreadFactory("sluice-io"), factory);
+        this.serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        if (!epoll) {
+            LOG.info("native epoll unavailable ({}), using NIO", Epoll.unavailabilityCause().toString());
+        }
+    }
+
+    /** The event loops that serve the connections (and the listening sockets). */
+    public EventLoopGroup workers() {
+        return workers;
+    }
+
+    /** The server socket channel class of this transport, for a bootstrap. */
+    public Class<? extends ServerChannel> serverChannel() {
+        return serverChannel;
+    }
+
+    /** Whether the native epoll transport is in use. */
+    public boolean isEpoll() {
+        return epoll;
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,120 @@
+package io.sluice.net.tls;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server side of TLS for {@code listeners.ssl} and {@code listeners.wss}: TLS 1.3 and 1.2
+ * (JDK provider), the PEM key and certificate chain, and, with {@code verify_peer}, client
+ * certificates checked against the CA file ({@code fail_if_no_peer_cert} makes one mandatory).
+ *
+ * <p>{@link #reload()} reads the files again and swaps the context that {@link #newHandler}
+ * reads, so new connections get the new certificate while open ones keep theirs. A key that does
+ * not belong to its certificate (say, a certificate renewed before its key was copied) is
+ * refused and the previous context stays, so a half-finished renewal never breaks the listener.
+ *
+ * <p>Thread-safe: event loops read the context while the reload thread swaps it.
+ */
+public final class TlsContext {
+    private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
+    private final TlsSettings settings;
+    private volatile SslContext context;
+    private volatile X509Certificate certificate;
+
+    /** Loads the files; throws with the file's name if one is missing or wrong. */
+    public TlsContext(TlsSettings settings) throws IOException {
+        this.settings = settings;
+        reload();
+    }
+
+    /** Reads the files again; on failure the previous context stays and the exception names the file. */
+    public void reload() throws IOException {
+        PrivateKey key = PemFiles.privateKey(settings.keyFile(), settings.keyPassword());
+        List<X509Certificate> chain = PemFiles.certificates(settings.certFile());
+        checkPair(key, chain.get(0));
+        SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0]))
+                .sslProvider(SslProvider.JDK)
+                .protocols(PROTOCOLS)
+                .clientAuth(!settings.verifyPeer() ? ClientAuth.NONE
+                        : settings.failIfNoPeerCert() ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL);
+        if (settings.caCertFile() != null) {
+            builder.trustManager(PemFiles.certificates(settings.caCertFile()).toArray(new X509Certificate[0]));
+        }
+        try {
+            context = builder.build();
+        } catch (IOException e) {
+            throw new IOException("TLS context from " + settings.certFile() + " and " + settings.keyFile()
+                    + ": " + e.getMessage(), e);
+        }
+        certificate = chain.get(0);
+    }
+
+    /** Signs with the key and verifies with the certificate: they must be a pair. */
+    private void checkPair(PrivateKey key, X509Certificate leaf) throws IOException {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "EdDSA", "Ed25519", "Ed448" -> "EdDSA";
+            default -> null; // RSASSA-PSS needs parameters; the handshake will tell
+        };
+        if (algorithm == null) {
+            return;
+        }
+        byte[] probe = "sluice key check".getBytes(StandardCharsets.US_ASCII);
+        boolean pair;
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(leaf.getPublicKey());
+            verifier.update(probe);
+            pair = verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            pair = false;
+        }
+        if (!pair) {
+            throw new IOException("the key in " + settings.keyFile() + " does not belong to the certificate in "
+                    + settings.certFile() + " (" + leaf.getSubjectX500Principal() + ")");
+        }
+    }
+
+    /** A handler for one new server-side connection, from the current context. */
+    public SslHandler newHandler(ByteBufAllocator alloc) {
+        return context.newHandler(alloc);
+    }
+
+    public TlsSettings settings() {
+        return settings;
+    }
+
+    /** The server certificate in use. */
+    public X509Certificate certificate() {
+        return certificate;
+    }
+
+    /** The files {@link #reload()} reads, for watching. */
+    public List<Path> files() {
+        List<Path> files = new ArrayList<>(List.of(settings.keyFile(), settings.certFile()));
+        if (settings.caCertFile() != null) {
+            files.add(settings.caCertFile());
+        }
+        return files;
+    }
+}

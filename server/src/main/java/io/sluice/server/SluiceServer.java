@@ -1,0 +1,233 @@
+package io.sluice.server;
+
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.broker.Broker;
+import io.sluice.server.metrics.BrokerCollector;
+import io.sluice.server.metrics.MetricsServer;
+import io.sluice.broker.metrics.SysTopics;
+import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.persistence.BrokerState;
+import io.sluice.broker.retain.RetainedJournal;
+import io.sluice.server.config.ConfigError;
+import io.sluice.server.config.ListenerConfig;
+import io.sluice.server.config.MonitoringConfig;
+import io.sluice.server.config.SluiceConfig;
+import io.sluice.broker.session.SessionJournal;
+import io.sluice.net.EventLoops;
+import io.sluice.net.ListenerSpec;
+import io.sluice.broker.transport.MqttListener;
+import io.sluice.net.tls.TlsContext;
+import io.sluice.net.tls.TlsSettings;
+import io.sluice.exchange.Exchanges;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The running server: the broker engine, its listeners and whatever is wired to them. Built
+ * from a validated {@link SluiceConfig}; {@link #close()} stops it gracefully, in the reverse
+ * order of start-up.
+ */
+public final class SluiceServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
+
+    /** How often the password, ACL and certificate files are looked at for changes. */
+    private static final long RELOAD_POLL_MILLIS = 1_000;
+
+    private final Broker broker;
+    private final Capture capture;
+    private final BrokerState state;
+    private final EventLoops loops;
+    private final List<MqttListener> listeners = new ArrayList<>();
+    private final ReloadWatch reloads;
+    private final Map<TlsSettings, TlsContext> tlsContexts = new HashMap<>();
+    private final PrometheusRegistry metricsRegistry = new PrometheusRegistry();
+    private SysTopics sysTopics;
+    private MetricsServer metricsServer;
+    private volatile boolean stopping;
+
+    private SluiceServer(Broker broker, Capture capture, BrokerState state, EventLoops loops) {
+        this.broker = broker;
+        this.capture = capture;
+        this.state = state;
+        this.loops = loops;
+        this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
+    }
+
+    /**
+     * Starts everything the configuration describes, in this order: broker state, the capture
+     * pipeline, the broker engine (with the state restored), listeners, monitoring. On failure,
+     * stops what already started.
+     */
+    public static SluiceServer start(SluiceConfig config) {
+        AccessControl access = AccessControl.load(config.auth());
+        BrokerState state = config.persistence().enabled() ? BrokerState.open(config.persistence()) : null;
+        Capture capture;
+        try {
+            capture = Capture.open(config);
+        } catch (RuntimeException e) {
+            closeQuietly(state);
+            throw e;
+        }
+        Broker broker;
+        try {
+            broker = newBroker(config, access, capture, state);
+        } catch (RuntimeException e) {
+            capture.close();
+            closeQuietly(state);
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(broker, capture, state, new EventLoops(config.ioThreads()));
+        try {
+            if (state != null) {
+                state.restoreInto(broker);
+            }
+            access.watch(server.reloads);
+            for (ListenerConfig listener : config.listeners()) {
+                server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
+            }
+            server.reloads.start();
+            server.startMonitoring(config.monitoring());
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        for (MqttListener listener : server.listeners) {
+            LOG.info("listener '{}' accepting MQTT on {} ({}, {})", listener.name(), listener.localAddress(),
+                    listener.spec().scheme(), server.loops.isEpoll() ? "epoll" : "nio");
+        }
+        return server;
+    }
+
+    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, BrokerState state) {
+        SessionJournal sessions = state == null ? SessionJournal.NONE : state.sessionJournal();
+        RetainedJournal retained = state == null ? RetainedJournal.NONE : state.retainedJournal();
+        try {
+            return new Broker(config.mqtt(), capture.taps(), access.authenticator(), access.authorizer(), sessions,
+                    retained);
+        } catch (InvalidTopicException e) {
+            throw new ConfigError(capture.pathOf(e), "is not a valid MQTT topic filter: " + e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(BrokerState state) {
+        if (state != null) {
+            state.close();
+        }
+    }
+
+    /** What the transport needs for {@code listener}; TLS contexts are shared (ssl and wss) and reloaded when their files change. */
+    private ListenerSpec spec(ListenerConfig listener) {
+        TlsContext tls = listener.tls() == null ? null : tlsContexts.computeIfAbsent(listener.tls(), settings -> {
+            try {
+                TlsContext context = new TlsContext(settings);
+                reloads.add("TLS certificate", context.files(), context::reload);
+                return context;
+            } catch (IOException e) {
+                throw new IllegalStateException("listeners.ssl: " + e.getMessage(), e);
+            }
+        });
+        return new ListenerSpec(listener.name(), listener.bind(), tls, listener.webSocketPath(),
+                listener.maxConnections(), listener.maxConnRate());
+    }
+
+    /** {@code $SYS} topics and, with {@code http_server}, {@code /metrics} and {@code /health}. */
+    private void startMonitoring(MonitoringConfig monitoring) {
+        sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
+        metricsRegistry.register(new BrokerCollector(broker));
+        capture.registerMetrics(sysTopics, metricsRegistry);
+        sysTopics.start();
+        JvmMetrics.builder().register(metricsRegistry);
+        if (monitoring.httpServer()) {
+            metricsServer = MetricsServer.start(new InetSocketAddress(monitoring.httpPort()), metricsRegistry,
+                    () -> !stopping);
+            LOG.info("http_server serving /metrics and /health on {}", metricsServer.localAddress());
+        }
+    }
+
+    /** The version in the jar's Maven metadata; "dev" when running from classes. */
+    private static String version() {
+        try (InputStream in = SluiceServer.class.getResourceAsStream(
+                "/META-INF/maven/io.sluice/server/pom.properties")) {
+            if (in == null) {
+                return "dev";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "dev");
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
+
+    /** The {@code $SYS} publisher; add values (such as capture counters) with {@link SysTopics#addSource}. */
+    public SysTopics sysTopics() {
+        return sysTopics;
+    }
+
+    /** The registry {@code /metrics} serves; register further collectors (such as exchange metrics) here. */
+    public PrometheusRegistry metricsRegistry() {
+        return metricsRegistry;
+    }
+
+    /** Where {@code /metrics} and {@code /health} are served; throws if there is no {@code http_server}. */
+    public InetSocketAddress httpAddress() {
+        if (metricsServer == null) {
+            throw new IllegalStateException("no http_server is configured");
+        }
+        return metricsServer.localAddress();
+    }
+
+    public Broker broker() {
+        return broker;
+    }
+
+    /** The exchanges this server captures into. */
+    public Exchanges exchanges() {
+        return capture.exchanges();
+    }
+
+    /** The bound query endpoint of an exchange, e.g. {@code tcp://127.0.0.1:10000}. */
+    public String queryEndpoint(String exchange) {
+        return capture.queries().get(exchange).endpoint();
+    }
+
+    /** The bound address of the listener called {@code name}. */
+    public InetSocketAddress address(String name) {
+        for (MqttListener listener : listeners) {
+            if (listener.name().equals(name)) {
+                return listener.localAddress();
+            }
+        }
+        throw new IllegalArgumentException("no listener named '" + name + "'");
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        reloads.close();
+        if (sysTopics != null) {
+            sysTopics.close();
+        }
+        if (metricsServer != null) {
+            metricsServer.close();
+        }
+        for (MqttListener listener : listeners) {
+            listener.close(); // no more publishes: from here on the capture pipeline only drains
+        }
+        loops.close();
+        capture.close();
+        closeQuietly(state);
+        broker.close();
+        LOG.info("stopped");
+    }
+}

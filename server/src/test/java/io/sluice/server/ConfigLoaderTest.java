@@ -1,0 +1,143 @@
+package io.sluice.server;
+
+import io.sluice.broker.MqttSettings;
+import io.sluice.server.config.ConfigError;
+import io.sluice.server.config.ConfigLoader;
+import io.sluice.server.config.SluiceConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private SluiceConfig load(String hocon) throws IOException {
+        Path file = dir.resolve("sluice.conf");
+        Files.writeString(file, hocon);
+        return ConfigLoader.load(file);
+    }
+
+    private ConfigError error(String hocon) {
+        return assertThrows(ConfigError.class, () -> load(hocon));
+    }
+
+    @Test
+    void anEmptyFileGivesTheDocumentedDefaults() throws IOException {
+        SluiceConfig config = load("");
+        assertEquals(MqttSettings.defaults(), config.mqtt());
+        assertEquals(1883, config.listeners().get(0).bind().getPort());
+        assertEquals("info", config.logLevel());
+    }
+
+    @Test
+    void everyMqttKeyIsReadWithItsUnits() throws IOException {
+        MqttSettings mqtt = load("""
+                mqtt {
+                  max_packet_size = 10KB
+                  max_mqueue_len = 10
+                  max_mqueue_bytes = 2MB
+                  queue_qos0 = false
+                  max_inflight_window = 32
+                  receive_maximum = 64
+                  topic_alias_maximum = 0
+                  max_keepalive = 5m
+                  keepalive_multiplier = 1.25
+                  retry_interval = 500ms
+                  session_expiry_interval = 1d
+                  max_session_expiry_interval = 3600
+                  connect_timeout = 2s
+                }
+                """).mqtt();
+        assertEquals(10 * 1024, mqtt.maxPacketSize());
+        assertEquals(10, mqtt.maxMqueueLen());
+        assertEquals(2 * 1024 * 1024, mqtt.maxMqueueBytes());
+        assertEquals(false, mqtt.queueQos0());
+        assertEquals(32, mqtt.maxInflightWindow());
+        assertEquals(64, mqtt.receiveMaximum());
+        assertEquals(0, mqtt.topicAliasMaximum());
+        assertEquals(300, mqtt.maxKeepalive());
+        assertEquals(1.25, mqtt.keepaliveMultiplier());
+        assertEquals(500, mqtt.retryIntervalMillis());
+        assertEquals(86_400, mqtt.sessionExpiryInterval());
+        assertEquals(3600, mqtt.maxSessionExpiryInterval());
+        assertEquals(2000, mqtt.connectTimeoutMillis());
+    }
+
+    @Test
+    void aTypoIsAnUnknownKeyNamedWithItsPath() {
+        ConfigError e = error("mqtt { max_packt_size = 1KB }");
+        assertEquals("mqtt.max_packt_size", e.path());
+        assertTrue(e.getMessage().contains("unknown key"));
+    }
+
+    @Test
+    void wrongTypesAndImpossibleValuesNameTheKey() {
+        assertEquals("mqtt.queue_qos0", error("mqtt.queue_qos0 = maybe").path());
+        assertEquals("mqtt.max_inflight_window", error("mqtt.max_inflight_window = 0").path());
+        assertEquals("mqtt.max_packet_size", error("mqtt.max_packet_size = 10XB").path());
+        assertEquals("mqtt.retry_interval", error("mqtt.retry_interval = soon").path());
+        assertEquals("listeners.tcp.bind", error("listeners.tcp.bind = \"nohostport\"").path());
+        assertEquals("listeners.tcp.bind", error("listeners.tcp.bind = \"0.0.0.0:70000\"").path());
+        assertEquals("log.level", error("log.level = loud").path());
+    }
+
+    @Test
+    void aSyntaxErrorNamesTheFile() {
+        ConfigError e = error("mqtt { max_packet_size = ");
+        assertTrue(e.getMessage().contains("sluice.conf"), e.getMessage());
+    }
+
+    @Test
+    void aNanoMqFileLoadsUnchanged() throws IOException {
+        SluiceConfig config = load("""
+                # nanomq.conf as NanoMQ ships it
+                mqtt {
+                    property_size = 32
+                    max_packet_size = 260MB
+                    max_mqueue_len = 2048
+                    retry_interval = 10s
+                    keepalive_multiplier = 1.25
+                    max_inflight_window = 2048
+                    max_awaiting_rel = 10s
+                    await_rel_timeout = 10s
+                }
+                listeners.tcp {
+                    bind = "0.0.0.0:1883"
+                }
+                system {
+                    daemon = false
+                    num_taskq_thread = 0
+                    max_taskq_thread = 0
+                    parallel = 0
+                }
+                log {
+                    to = [console]
+                    level = warn
+                    dir = "/tmp"
+                    file = "nanomq.log"
+                    rotation { size = 10MB, count = 5 }
+                }
+                """);
+        assertEquals(268_435_455, config.mqtt().maxPacketSize(), "NanoMQ's 260MB means MQTT's maximum");
+        assertEquals("warn", config.logLevel());
+    }
+
+    @Test
+    void everyShippedConfigurationFileIsValid() throws IOException {
+        try (var files = Files.walk(Path.of("..", "conf"))) {
+            var confs = files.filter(p -> p.toString().endsWith(".conf")).toList();
+            assertTrue(confs.size() >= 1, "conf/ holds at least sluice.conf");
+            for (Path conf : confs) {
+                ConfigLoader.load(conf);
+            }
+        }
+    }
+}
