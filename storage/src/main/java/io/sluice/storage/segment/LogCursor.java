@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import io.sluice.storage.CorruptRecordException;
+import io.sluice.storage.Header;
 import io.sluice.storage.Record;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
@@ -183,6 +184,11 @@ public final class LogCursor implements AutoCloseable {
         return record.tags();
     }
 
+    /** A copy of the headers; empty for a record without any. */
+    public List<Header> headers() {
+        return record.headers();
+    }
+
     /** Compares the key without copying it. */
     public boolean keyEquals(byte[] key) {
         return record.keyEquals(key);
@@ -193,9 +199,9 @@ public final class LogCursor implements AutoCloseable {
         return record.hasTag(utf8Tag);
     }
 
-    /** Key, value and tag bytes of the current record, what read limits count. */
+    /** Key, value, tag and header bytes of the current record, what read limits count. */
     public int payloadBytes() {
-        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes();
+        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes() + record.headerBytes();
     }
 
     private int tagsBytes() {
