@@ -185,6 +185,7 @@ abstract class StorageAdapterContract {
         reopen();
         assertEquals(OptionalLong.of(4), adapter.groupOffset("readers", "sensors_0"));
         assertEquals(OptionalLong.of(1), adapter.groupOffset("audit", "sensors_0"));
+        assertEquals(List.of("audit", "readers"), new ArrayList<>(adapter.groups()));
     }
 
     @Test
@@ -207,5 +208,6 @@ abstract class StorageAdapterContract {
         adapter.createShard("sensors_0", settings());
         assertEquals(0, adapter.endOffset("sensors_0"));
         assertEquals(OptionalLong.empty(), adapter.groupOffset("readers", "sensors_0"));
+        assertTrue(adapter.groups().isEmpty(), "a group without offsets is not listed");
     }
 }

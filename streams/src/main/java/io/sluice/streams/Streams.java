@@ -230,6 +230,11 @@ public final class Streams implements AutoCloseable {
         LOG.info("stream '{}' deleted with its {} partitions", name, stream.partitions());
     }
 
+    /** Every consumer group with an offset committed on some stream. */
+    public Set<String> groups() {
+        return adapter.groups();
+    }
+
     /** A producer id never handed out before, not even before a restart. */
     public long newProducerId() {
         return producerIds.next();
