@@ -22,7 +22,8 @@ import io.sluice.streams.ProducerBatch;
  * Reads the record batches of one Produce partition into stream records, checking each batch as
  * Kafka's log validator does: magic 2, a valid CRC, no control or transactional batch, CreateTime,
  * a record count that matches the offset range, producer fields that make sense, timestamps that
- * are not negative, keys where the stream is compacted. Compressed batches (gzip, snappy, lz4,
+ * are not negative (a record without one, -1, gets the time it is read here), keys where the stream
+ * is compacted. Compressed batches (gzip, snappy, lz4,
  * zstd) are decompressed by kafka-clients' codecs; what they expand to is bounded, so that a small
  * request cannot inflate into an unbounded amount of memory.
  */
@@ -53,12 +54,13 @@ public final class RecordBatchReader {
 
     private static Batch read(MutableRecordBatch batch, long[] budget, boolean needsKeys) throws ProduceException {
         check(batch);
+        long appendTime = System.currentTimeMillis();
         int count = lastOffsetDelta(batch) + 1;
         List<Record> records = new ArrayList<>(count);
         try (CloseableIterator<org.apache.kafka.common.record.internal.Record> it =
                      batch.streamingIterator(BufferSupplier.NO_CACHING)) {
             while (it.hasNext()) {
-                records.add(copy(it.next(), budget, needsKeys));
+                records.add(copy(it.next(), budget, needsKeys, appendTime));
             }
         } catch (InvalidRecordException | CorruptRecordException | IllegalArgumentException e) {
             throw new ProduceException(Errors.CORRUPT_MESSAGE, "a record batch does not decode: " + e.getMessage());
@@ -107,11 +109,13 @@ public final class RecordBatchReader {
         return delta > Integer.MAX_VALUE ? -1 : (int) delta;
     }
 
-    private static Record copy(org.apache.kafka.common.record.internal.Record record, long[] budget, boolean needsKeys)
-            throws ProduceException {
-        if (record.timestamp() < 0) {
-            throw new ProduceException(Errors.INVALID_TIMESTAMP, "record timestamp " + record.timestamp()
-                    + " is negative");
+    private static Record copy(org.apache.kafka.common.record.internal.Record record, long[] budget, boolean needsKeys,
+                               long appendTime) throws ProduceException {
+        long timestamp = record.timestamp();
+        if (timestamp == RecordBatch.NO_TIMESTAMP) {
+            timestamp = appendTime; // Kafka keeps -1; a stream record needs a time, and this is the closest there is
+        } else if (timestamp < 0) {
+            throw new ProduceException(Errors.INVALID_TIMESTAMP, "record timestamp " + timestamp + " is negative");
         }
         if (needsKeys && !record.hasKey()) {
             throw new ProduceException(Errors.INVALID_RECORD, "the topic is compacted: every record needs a key");
@@ -124,7 +128,7 @@ public final class RecordBatchReader {
             budget[0] -= header.key().length();
             headers.add(new Header(header.key(), header.value()));
         }
-        return new Record(key, value, record.timestamp(), List.of(), headers);
+        return new Record(key, value, timestamp, List.of(), headers);
     }
 
     private static byte[] bytes(ByteBuffer buffer, long[] budget) throws ProduceException {

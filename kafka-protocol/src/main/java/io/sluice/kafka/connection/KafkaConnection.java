@@ -34,7 +34,7 @@ import io.sluice.logging.RateLimitedLog;
  */
 public final class KafkaConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
-    private static final RateLimitedLog CLOSES = RateLimitedLog.onePer(LOG, "kafka listener", Duration.ofSeconds(10));
+    private static final RateLimitedLog CLOSES = new RateLimitedLog(LOG, "kafka listener", 10, Duration.ofSeconds(10));
     static final int MAX_QUEUED = 16;
 
     private final KafkaApis apis;
