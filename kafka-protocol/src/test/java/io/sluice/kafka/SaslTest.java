@@ -26,6 +26,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.sluice.kafka.testing.Command;
 import io.sluice.kafka.testing.KafkaClients;
+import io.sluice.kafka.testing.RawKafka;
 import io.sluice.kafka.testing.TestBroker;
 import io.sluice.net.auth.ClientIdentity;
 import io.sluice.net.auth.PasswordAuthenticator;
@@ -131,8 +137,19 @@ class SaslTest {
     }
 
     @Test
-    void anAnonymousClientIsRefusedWhenAnonymousAccessIsOff() {
-        try (Admin admin = KafkaClients.admin(broker.bootstrap())) {
+    void anAnonymousClientIsRefusedWhenAnonymousAccessIsOff() throws Exception {
+        try (RawKafka raw = new RawKafka(broker.bootstrap())) {
+            assertEquals(Errors.NONE.code(), new ApiVersionsResponseData(
+                    raw.call(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()), (short) 3).errorCode(),
+                    "ApiVersions comes before SASL");
+            raw.send(raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData()));
+            assertTrue(raw.closedByServer(), "a request before SASL closes the connection");
+        }
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        try (Admin admin = Admin.create(p)) {
             assertThrows(ExecutionException.class, () -> admin.listTopics().names().get());
         }
     }

@@ -236,6 +236,12 @@ class WireTest {
 
     static ProduceResponseData.PartitionProduceResponse produce(RawKafka raw, String topic, int partition,
                                                                 MemoryRecords records) throws IOException {
+        return produceTo(raw, topic, partition, records);
+    }
+
+    /** Produces at v9 on an open connection; returns the partition's answer. */
+    static ProduceResponseData.PartitionProduceResponse produceTo(RawKafka raw, String topic, int partition,
+                                                                  MemoryRecords records) throws IOException {
         ProduceRequestData request = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000);
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
         ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);

@@ -41,7 +41,9 @@ import io.sluice.streams.Streams;
  * hand ({@link LegacyRequests}); any other version kafka-clients cannot parse closes the connection
  * (there is no way to shape an answer the client would read, and none of them is advertised); a
  * parseable request of an API or version not advertised (transactions, say) gets its API's error
- * response with UNSUPPORTED_VERSION. A frame that does not parse closes the connection.
+ * response with UNSUPPORTED_VERSION. A frame that does not parse closes the connection, and so does
+ * any request but ApiVersions and SASL before authentication when anonymous clients are not allowed
+ * (as on Kafka's SASL listeners).
  */
 public final class KafkaApis {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApis.class);
@@ -158,12 +160,12 @@ public final class KafkaApis {
             throw new Unanswerable(key + " v" + version + " is not supported (client '" + header.clientId() + "')", null);
         }
         try {
+            if (!mayProceed(session, key)) {
+                throw new Unanswerable(key + " v" + version + " before SASL authentication, which this listener requires",
+                        null);
+            }
             if (key == ApiKeys.LIST_OFFSETS) {
                 ClientIdentity identity = new ClientIdentity(header.clientId(), session.username(), session.address());
-                if (!mayProceed(session, key)) {
-                    return done(LegacyRequests.listOffsetsV0(correlationId, body,
-                            (topic, partition, ts) -> new LegacyRequests.Offset(Errors.SASL_AUTHENTICATION_FAILED, -1)));
-                }
                 return done(LegacyRequests.listOffsetsV0(correlationId, body,
                         (topic, partition, ts) -> offsets.lookup(identity, topic, partition, ts)));
             }
@@ -187,8 +189,9 @@ public final class KafkaApis {
             return answer(request, correlationId, request.body().getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()).data());
         }
         if (!mayProceed(request.session(), key)) {
-            return answer(request, correlationId, request.body().getErrorResponse(0,
-                    Errors.SASL_AUTHENTICATION_FAILED.exception("authenticate with SASL (PLAIN or SCRAM-SHA-256) first")).data());
+            // As Kafka's SASL listeners do: a client that does not authenticate first is misconfigured.
+            throw new Unanswerable(key + " from client '" + request.header().clientId() + "' before SASL authentication,"
+                    + " which this listener requires (auth.allow_anonymous = false)", null);
         }
         try {
             return handle(request, correlationId);

@@ -26,6 +26,7 @@ public final class TestBroker implements AutoCloseable {
     private final Authenticator authenticator;
     private final KafkaAuthorizer authorizer;
     private final MqttPublisher publisher;
+    private int advertisedPort;
     private EventLoops loops;
     private StorageAdapter adapter;
     private Streams streams;
@@ -51,12 +52,28 @@ public final class TestBroker implements AutoCloseable {
         return broker;
     }
 
+    /** A broker that tells clients to connect to {@code advertisedPort} (a proxy in front of it). */
+    public static TestBroker startBehind(Path dir, List<StreamSettings> configured, int advertisedPort) {
+        TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
+                MqttPublisher.NONE);
+        broker.advertisedPort = advertisedPort;
+        broker.open();
+        return broker;
+    }
+
     private void open() {
         loops = new EventLoops(2);
         adapter = StorageAdapter.open(dir);
         streams = Streams.open(adapter, configured);
-        listener = KafkaListener.bind(KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", 0))),
-                streams, authenticator, authorizer, publisher, loops);
+        KafkaSettings defaults = KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", 0)));
+        KafkaSettings settings = new KafkaSettings(defaults.listener(), null, advertisedPort, defaults.maxRequestSize(),
+                defaults.createdEngine(), defaults.createdPartitionKey(), defaults.createdLog());
+        listener = KafkaListener.bind(settings, streams, authenticator, authorizer, publisher, loops);
+    }
+
+    /** The port the listener is bound to. */
+    public int port() {
+        return listener.localAddress().getPort();
     }
 
     /** {@code host:port} for {@code bootstrap.servers}. */
