@@ -5,6 +5,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
 import io.sluice.server.metrics.BrokerCollector;
 import io.sluice.server.metrics.MetricsServer;
+import io.sluice.server.metrics.StreamMetrics;
 import io.sluice.broker.metrics.SysTopics;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.persistence.BrokerState;
@@ -168,6 +169,11 @@ public final class SluiceServer implements AutoCloseable {
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
         metricsRegistry.register(new BrokerCollector(broker));
         capture.registerMetrics(sysTopics, metricsRegistry);
+        if (streaming.streams() != null) {
+            StreamMetrics streamMetrics = new StreamMetrics(streaming.streams());
+            metricsRegistry.register(streamMetrics);
+            sysTopics.addSource(streamMetrics::sysValues);
+        }
         sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {

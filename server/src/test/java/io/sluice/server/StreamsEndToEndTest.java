@@ -5,6 +5,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.sluice.broker.testing.Clients;
+import io.sluice.broker.testing.Pki;
 import io.sluice.kafka.testing.KafkaClients;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.streams.Stream;
@@ -32,9 +33,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Streams through the whole server: MQTT clients on one side, Kafka clients on the other. */
@@ -198,5 +201,27 @@ class StreamsEndToEndTest {
         assertEquals("plant/open", inbox.next().getTopic().toString(), "the denied topic never reached MQTT");
         assertEquals(2, server.streams().get("plant").endOffset(0), "both are in the stream, which the producer may write");
         subscriber.disconnect();
+    }
+
+    @Test
+    void theKafkaListenerSpeaksTlsWithTheKeysOfListenersSsl() throws Exception {
+        Pki pki = Pki.create(dir, "Kafka CA");
+        Pki.Issued broker = pki.server("broker");
+        start("listeners.ssl { bind = \"127.0.0.1:0\", keyfile = \"" + broker.keyFile() + "\", certfile = \""
+                + broker.certFile() + "\" }\nlisteners.kafka.ssl = true\nstreams.secure { topic = \"secure/#\" }\n");
+        Properties tls = KafkaClients.producerProperties(bootstrap());
+        tls.put("security.protocol", "SSL");
+        tls.put("ssl.truststore.type", "PEM");
+        tls.put("ssl.truststore.location", pki.caFile().toString());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(tls)) {
+            producer.send(new ProducerRecord<>("secure", "over TLS".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        assertEquals(1, server.streams().get("secure").endOffset(0));
+        Properties plain = KafkaClients.producerProperties(bootstrap());
+        plain.put("max.block.ms", "3000");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(plain)) {
+            assertThrows(Exception.class, () -> producer.send(new ProducerRecord<>("secure", new byte[] {1})).get(),
+                    "a plaintext client gets nowhere on the TLS listener");
+        }
     }
 }
