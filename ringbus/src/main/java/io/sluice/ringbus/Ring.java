@@ -40,6 +40,8 @@ public final class Ring implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ring.class);
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Offering threads look at the loss log on a full ring's refusals number 1, 65, 129, ... (the count masked by this is 1). */
+    private static final long REPORT_MASK = 63;
 
     private final String exchange;
     private final RingSettings settings;
@@ -75,7 +77,7 @@ public final class Ring implements AutoCloseable {
         }
         this.exchange = exchange;
         this.settings = settings;
-        this.lossLog = new LossLog(exchange, counts);
+        this.lossLog = new LossLog(LOG, exchange, counts, LossLog.INTERVAL);
         long tick = Math.max(MIN_TICK_NANOS, Math.min(MAX_TICK_NANOS, settings.flushInterval().toNanos() / 4));
         this.ring = RingBuffer.createMultiProducer(CaptureEvent::new, settings.effectiveSlots(),
                 new PollThenBlockWaitStrategy(tick));
@@ -133,8 +135,10 @@ public final class Ring implements AutoCloseable {
         try {
             sequence = ring.tryNext();
         } catch (InsufficientCapacityException e) {
-            counts.incrementAndGet(RingCounter.REJECTED_RING_FULL.ordinal());
-            lossLog.maybeReport(System.nanoTime());
+            long rejected = counts.incrementAndGet(RingCounter.REJECTED_RING_FULL.ordinal());
+            if ((rejected & REPORT_MASK) == 1) {
+                lossLog.maybeReport(); // the ring thread may be waiting for the writer; not on every refusal, to stay cheap
+            }
             return false;
         }
         try {

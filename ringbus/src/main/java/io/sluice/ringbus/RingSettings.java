@@ -53,10 +53,6 @@ public record RingSettings(String name, int cap, FullOp fullOp, Duration flushIn
         return new RingSettings("ringbus", 10_000, FullOp.RETURN, Duration.ofSeconds(1), 16L << 20, 0, null);
     }
 
-    public RingSettings withName(String value) {
-        return new RingSettings(value, cap, fullOp, flushInterval, maxBatchBytes, slots, spillDir);
-    }
-
     public RingSettings withCap(int value) {
         return new RingSettings(name, value, fullOp, flushInterval, maxBatchBytes, slots, spillDir);
     }
