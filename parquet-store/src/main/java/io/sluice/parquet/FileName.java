@@ -84,12 +84,6 @@ public final class FileName {
         return temporary.matcher(name).matches();
     }
 
-    /** The sequence number of a temporary name, or -1. */
-    public long temporarySeq(String name) {
-        Matcher m = temporary.matcher(name);
-        return m.matches() ? Long.parseLong(m.group(1)) : -1;
-    }
-
     /**
      * What a published name says.
      *

@@ -169,11 +169,6 @@ public final class SluiceServer implements AutoCloseable {
         }
     }
 
-    /** The {@code $SYS} publisher; add values (such as capture counters) with {@link SysTopics#addSource}. */
-    public SysTopics sysTopics() {
-        return sysTopics;
-    }
-
     /** The registry {@code /metrics} serves; register further collectors (such as exchange metrics) here. */
     public PrometheusRegistry metricsRegistry() {
         return metricsRegistry;

@@ -1,6 +1,7 @@
 package io.sluice.exchange.internal;
 
 import io.sluice.exchange.ExchangeCounter;
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.ringbus.Batch;
 import io.sluice.ringbus.WriteAheadLog;
 import io.sluice.storage.FlushPolicy;
@@ -14,6 +15,7 @@ import io.sluice.storage.segment.LogCursor;
 import io.sluice.storage.segment.LogScheduler;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -50,11 +52,13 @@ import org.slf4j.LoggerFactory;
 public final class ExchangeLog implements WriteAheadLog, DurabilityListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeLog.class);
+    /** A failure that repeats (a receipt failing, a log refusing to be trimmed) is logged once per this. */
+    private static final Duration ERROR_INTERVAL = Duration.ofSeconds(10);
 
     private final String exchange;
     private final Log log;
     private final AtomicLongArray counts;
-    private final ErrorLog errors;
+    private final RateLimitedLog errors;
     private final ReceiptQueue receipts;
     private final boolean flusherDrains;
     private volatile boolean available = true;
@@ -87,7 +91,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         this.exchange = exchange;
         this.log = log;
         this.counts = counts;
-        this.errors = new ErrorLog(LOG, exchange);
+        this.errors = RateLimitedLog.onePer(LOG, "exchange " + exchange, ERROR_INTERVAL);
         this.receipts = new ReceiptQueue(e -> errors.error("a capture receipt failed", e));
         this.flusherDrains = log.settings().flush() == FlushPolicy.ALWAYS;
     }
