@@ -9,6 +9,7 @@ import io.sluice.ringbus.internal.CaptureEvent;
 import io.sluice.ringbus.internal.LossLog;
 import io.sluice.ringbus.internal.RingHandler;
 import io.sluice.ringbus.internal.PollThenBlockWaitStrategy;
+import io.sluice.settings.InvalidSettingException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -73,7 +74,7 @@ public final class Ring implements AutoCloseable {
      */
     public Ring(String exchange, RingSettings settings, KeySource keys, WriteAheadLog log, BatchSink sink, SpillDirectory spill) {
         if (settings.fullOp() == FullOp.FILE && spill == null && log == null) {
-            throw new IllegalArgumentException("ringbus.spill_dir: exchange " + exchange + " has fullOp 3 (FILE) but no spill directory");
+            throw new InvalidSettingException("ringbus.spill_dir", "exchange " + exchange + " has fullOp 3 (FILE) but no spill directory");
         }
         this.exchange = exchange;
         this.settings = settings;

@@ -4,6 +4,7 @@ import io.sluice.exchange.ExchangeCounter;
 import io.sluice.logging.RateLimitedLog;
 import io.sluice.ringbus.Batch;
 import io.sluice.ringbus.WriteAheadLog;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.RecordTooLargeException;
@@ -101,7 +102,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
      *
      * @param scheduler flusher threads shared with other logs, closed by the caller; null gives the log its own
      * @param counts    the exchange's counters, indexed by {@link ExchangeCounter}
-     * @throws IllegalArgumentException naming {@code storage.dir} when the log cannot be opened there
+     * @throws InvalidSettingException for {@code storage.dir} when the log cannot be opened there
      */
     public static ExchangeLog open(String exchange, Path dir, LogSettings settings, LogScheduler scheduler, AtomicLongArray counts) {
         String name = "wal-" + exchange;
@@ -109,7 +110,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         try {
             log = scheduler == null ? Log.open(dir, name, settings) : Log.open(dir, name, settings, scheduler);
         } catch (StorageException e) {
-            throw new IllegalArgumentException("storage.dir: cannot open the write-ahead log of exchange " + exchange + " in " + dir
+            throw new InvalidSettingException("storage.dir", "cannot open the write-ahead log of exchange " + exchange + " in " + dir
                     + ": " + e.getMessage(), e);
         }
         ExchangeLog opened = new ExchangeLog(exchange, log, counts);
