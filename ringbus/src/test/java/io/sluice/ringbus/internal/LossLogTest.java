@@ -34,10 +34,8 @@ class LossLogTest {
     @Test
     void lossesWithinTheIntervalWaitAndAreReportedOnceItPassedEvenIfNoneFollow() {
         LossLog log = new LossLog(captured, "telemetry", counts, Duration.ofMillis(50));
-        add(RingCounter.SPILLED, 10);
-        log.maybeReport();
-        add(RingCounter.SPILLED, 7);
-        log.maybeReport();
+        loseAndReport(log, RingCounter.SPILLED, 10);
+        loseAndReport(log, RingCounter.SPILLED, 7);
         assertEquals(1, captured.lines().size(), "the second report waits for the interval");
         Eventually.await(() -> {
             log.maybeReport(); // what the idle ring thread does
@@ -51,10 +49,8 @@ class LossLogTest {
     @Test
     void closingReportsWhatTheBudgetHeldBack() {
         LossLog log = new LossLog(captured, "telemetry", counts, Duration.ofHours(1));
-        add(RingCounter.REJECTED_CLOSED, 1);
-        log.maybeReport();
-        add(RingCounter.REJECTED_CLOSED, 2);
-        log.maybeReport();
+        loseAndReport(log, RingCounter.REJECTED_CLOSED, 1);
+        loseAndReport(log, RingCounter.REJECTED_CLOSED, 2);
         log.flush();
         log.flush();
         assertEquals(List.of(
@@ -76,5 +72,10 @@ class LossLogTest {
 
     private void add(RingCounter counter, long n) {
         counts.addAndGet(counter.ordinal(), n);
+    }
+
+    private void loseAndReport(LossLog log, RingCounter counter, long n) {
+        add(counter, n);
+        log.maybeReport();
     }
 }
