@@ -41,6 +41,8 @@ public final class RateLimitedLog {
     private final AtomicLong paidUntil;
     /** Occurrences counted and neither written nor stood for by a line. */
     private final AtomicLong unreported = new AtomicLong();
+    /** Whether a line was written: the count in the first one is not "since the last report". */
+    private volatile boolean reported;
 
     /**
      * @param log      where lines go
@@ -112,14 +114,16 @@ public final class RateLimitedLog {
      */
     public void write(Level level, String message, Throwable cause) {
         long others = unreported.getAndSet(0);
-        String line = others > 0 ? prefix + message + " (and " + others + " more since the last report)"
-                : prefix + message;
+        String line = others == 0 ? prefix + message
+                : prefix + message + " (and " + others + (reported ? " more since the last report)" : " more)");
+        reported = true;
         log.atLevel(level).setCause(cause).log(line);
     }
 
     /** Writes a line admitted by {@link #admit} that itself reports every occurrence counted so far. */
     public void writeSummary(Level level, String summary) {
         unreported.set(0);
+        reported = true;
         log.atLevel(level).log(prefix + summary);
     }
 

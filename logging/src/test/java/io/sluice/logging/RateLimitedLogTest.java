@@ -65,7 +65,7 @@ class RateLimitedLogTest {
         log.write(Level.WARN, "5 payloads kept raw, latest at offset 9", null);
         assertFalse(log.admit(3), "within the interval");
         log.write(Level.WARN, "forced", null);
-        assertEquals(List.of("exchange x: 5 payloads kept raw, latest at offset 9 (and 4 more since the last report)",
+        assertEquals(List.of("exchange x: 5 payloads kept raw, latest at offset 9 (and 4 more)",
                 "exchange x: forced (and 3 more since the last report)"), captured.messages());
     }
 
