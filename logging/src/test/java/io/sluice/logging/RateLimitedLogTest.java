@@ -32,18 +32,30 @@ class RateLimitedLogTest {
 
     @Test
     void repeatsWithinTheIntervalAreCountedIntoTheNextLine() {
-        RateLimitedLog log = RateLimitedLog.onePer(captured, null, Duration.ofMillis(50));
+        RateLimitedLog log = RateLimitedLog.onePer(captured, null, HOUR);
         log.warn("first");
         log.warn("suppressed");
         log.warn("suppressed");
-        AtomicInteger calls = new AtomicInteger();
+        assertEquals(List.of("first"), captured.messages());
+        log.write(Level.WARN, "next", null);
+        assertEquals(List.of("first", "next (and 2 more since the last report)"), captured.messages());
+    }
+
+    @Test
+    void onceTheIntervalPassedTheNextLineIsWrittenWithTheCountOfThoseHeldBack() {
+        RateLimitedLog log = RateLimitedLog.onePer(captured, null, Duration.ofMillis(50));
+        log.warn("first");
+        AtomicInteger heldBack = new AtomicInteger();
         Eventually.await(() -> {
-            calls.incrementAndGet();
-            log.warn("next");
-            return captured.lines().size() == 2;
+            if (log.admit(1)) {
+                log.write(Level.WARN, "next", null);
+                return true;
+            }
+            heldBack.incrementAndGet();
+            return false;
         }, "a second line after the interval");
-        int others = 2 + calls.get() - 1;
-        assertEquals(List.of("first", "next (and " + others + " more since the last report)"), captured.messages());
+        String expected = heldBack.get() == 0 ? "next" : "next (and " + heldBack.get() + " more since the last report)";
+        assertEquals(List.of("first", expected), captured.messages());
     }
 
     @Test
@@ -81,19 +93,27 @@ class RateLimitedLogTest {
     }
 
     @Test
-    void admitZeroReportsOnlyWhatIsWaitingAndASummaryClearsIt() {
-        RateLimitedLog log = RateLimitedLog.onePer(captured, "exchange x", Duration.ofMillis(20));
+    void admitZeroAsksOnlyForWhatIsWaitingAndASummaryClearsIt() {
+        RateLimitedLog log = RateLimitedLog.onePer(captured, "exchange x", HOUR);
         assertFalse(log.admit(0), "nothing waits");
         assertTrue(log.admit(3));
         log.writeSummary(Level.WARN, "3 dropped");
-        assertFalse(log.hasUnreported());
+        assertFalse(log.hasUnreported(), "the summary reported them");
         assertFalse(log.admit(2), "within the interval");
         assertTrue(log.hasUnreported());
+        assertFalse(log.admit(0), "still within the interval");
+        assertEquals(List.of("exchange x: 3 dropped"), captured.messages());
+    }
+
+    @Test
+    void whatWaitsIsAdmittedByAdmitZeroOnceTheIntervalPassed() {
+        RateLimitedLog log = RateLimitedLog.onePer(captured, "exchange x", Duration.ofMillis(50));
+        Eventually.await(() -> !log.admit(2), "an occurrence held back by the budget");
+        assertTrue(log.hasUnreported());
         Eventually.await(() -> log.admit(0), "the waiting occurrences admitted after the interval");
-        log.writeSummary(Level.WARN, "2 dropped");
+        log.writeSummary(Level.WARN, "all reported");
         assertFalse(log.hasUnreported());
         assertFalse(log.admit(0), "nothing waits any more");
-        assertEquals(List.of("exchange x: 3 dropped", "exchange x: 2 dropped"), captured.messages());
     }
 
     @Test

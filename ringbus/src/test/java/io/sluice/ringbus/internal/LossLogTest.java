@@ -32,11 +32,10 @@ class LossLogTest {
     }
 
     @Test
-    void lossesWithinTheIntervalWaitAndAreReportedOnceItPassedEvenIfNoneFollow() {
+    void lossesAreReportedOnceTheIntervalPassedEvenIfNoneFollow() {
         LossLog log = new LossLog(captured, "telemetry", counts, Duration.ofMillis(50));
         loseAndReport(log, RingCounter.SPILLED, 10);
-        loseAndReport(log, RingCounter.SPILLED, 7);
-        assertEquals(1, captured.lines().size(), "the second report waits for the interval");
+        add(RingCounter.SPILLED, 7);
         Eventually.await(() -> {
             log.maybeReport(); // what the idle ring thread does
             return captured.lines().size() == 2;
@@ -51,6 +50,7 @@ class LossLogTest {
         LossLog log = new LossLog(captured, "telemetry", counts, Duration.ofHours(1));
         loseAndReport(log, RingCounter.REJECTED_CLOSED, 1);
         loseAndReport(log, RingCounter.REJECTED_CLOSED, 2);
+        assertEquals(1, captured.lines().size(), "the second report waits for the interval");
         log.flush();
         log.flush();
         assertEquals(List.of(
