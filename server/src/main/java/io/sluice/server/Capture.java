@@ -168,7 +168,6 @@ final class Capture implements AutoCloseable {
         return exchanges;
     }
 
-
     /** Adds the exchanges' counters to {@code $SYS} and {@code /metrics}. */
     void registerMetrics(SysTopics sysTopics, PrometheusRegistry registry) {
         if (exchanges.all().isEmpty()) {
