@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * file replaced by rename, as editors and certificate tools do), and on SIGHUP for all targets.
  * A change is acted on once it has held still for one poll, so a file caught half-written is
  * not read. A reload that fails keeps what was loaded before, is counted
- * ({@code FILE_RELOADS_FAILED}) and logged with the file and line the target's exception names.
+ * ({@code FILE_RELOADS_FAILED}) and logged with the exception (which names the file and line) and its causes.
  *
  * <p>Polling and reloading run on the broker's timer thread, one reload at a time.
  */
@@ -143,8 +143,7 @@ final class ReloadWatch implements AutoCloseable {
             LOG.info("reloaded {} {} after {}", target.name, target.files, trigger);
         } catch (Exception e) {
             metrics.increment(BrokerCounter.FILE_RELOADS_FAILED);
-            LOG.error("reloading {} after {} failed, keeping the previous one: {}", target.name, trigger,
-                    e.getMessage());
+            LOG.error("reloading {} {} after {} failed, keeping the previous one", target.name, target.files, trigger, e);
         }
     }
 
