@@ -61,13 +61,14 @@ class SluiceDistributionIT {
             // the server must still keep running.
             Run reload = run(new ProcessBuilder("kill", "-HUP", Long.toString(server.pid())));
             assertEquals(0, reload.status(), reload.err());
-            Eventually.await(() -> server.output().stream().anyMatch(l -> l.contains("SIGHUP"))
-                    || ProcessHandle.of(server.pid()).isEmpty(), () -> "SIGHUP is handled: " + server.output());
+            Eventually.await(() -> server.output().stream().anyMatch(l -> l.contains("SIGHUP: reloading"))
+                    || ProcessHandle.of(server.pid()).filter(ProcessHandle::isAlive).isEmpty(),
+                    () -> "SIGHUP is handled: " + server.output());
             assertEquals("22.5", roundTrip(server.port(), "telemetry/car1", "22.5"), "still serving after SIGHUP");
 
             String endpoint = queryEndpoint(server);
-            Run consumer = run(command(elsewhere, home.resolve("bin/exchange-consumer"), "--url", endpoint, "--records",
-                    "sync-0-9999999999999"));
+            Run consumer = run(command(elsewhere, home.resolve("bin/exchange-consumer"), "--url", endpoint,
+                    "--timeout", "10", "--records", "sync-0-9999999999999"));
             assertEquals(0, consumer.status(), consumer.err());
             assertTrue(consumer.out().matches("ts=\\d+ data=\"21.5\"\nts=\\d+ data=\"22.5\"\n"), consumer.out());
             assertEquals(143, server.terminate(), "a JVM stopped by SIGTERM exits with 128 + 15: " + server.output());
