@@ -83,6 +83,7 @@ final class ReloadWatch implements AutoCloseable {
     private final List<Target> targets = new CopyOnWriteArrayList<>();
     private final Runnable onHangup = this::reloadAllSoon;
     private ScheduledFuture<?> task;
+    private boolean started;
 
     /**
      * @param metrics    where reloads are counted
@@ -100,11 +101,19 @@ final class ReloadWatch implements AutoCloseable {
         targets.add(new Target(name, files, reload));
     }
 
-    /** Starts polling and listening for SIGHUP. */
+    /**
+     * Starts polling and listening for SIGHUP. SIGHUP is handled even with nothing to reload:
+     * the JVM's default would end the process, and a service manager's reload must not stop it.
+     */
     synchronized void start() {
-        if (task == null && !targets.isEmpty()) {
+        if (started) {
+            return;
+        }
+        started = true;
+        boolean handled = Hangup.register(onHangup);
+        if (!targets.isEmpty()) {
             task = timer.scheduleWithFixedDelay(this::poll, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
-            if (Hangup.register(onHangup)) {
+            if (handled) {
                 LOG.info("SIGHUP reloads {}", targets.stream().map(t -> t.name).toList());
             }
         }
