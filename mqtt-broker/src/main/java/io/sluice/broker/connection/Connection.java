@@ -29,22 +29,21 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
-import io.sluice.broker.limits.PublishThrottle;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.net.auth.AuthExchange;
-import io.sluice.net.tls.ClientCertificate;
-import io.sluice.net.auth.ClientIdentity;
 import io.sluice.broker.session.Outbox;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionLink;
 import io.sluice.broker.session.Will;
+import io.sluice.net.auth.AuthExchange;
+import io.sluice.net.auth.ClientIdentity;
+import io.sluice.net.tls.ClientCertificate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.net.ssl.SSLException;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * One client's network connection: the last handler of the pipeline, after the MQTT decoder and

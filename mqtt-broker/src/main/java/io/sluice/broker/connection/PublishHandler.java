@@ -10,10 +10,10 @@ import io.sluice.broker.codec.Utf8;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicName;
-import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.SessionJournal;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicName;
 
 /**
  * Inbound PUBLISH and PUBREL (MQTT 5 §3.3, §3.6): charges the client's publish rate, resolves

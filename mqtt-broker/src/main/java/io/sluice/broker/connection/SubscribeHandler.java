@@ -17,10 +17,10 @@ import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.message.Delivery;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Subscription;
-import io.sluice.broker.routing.TopicFilter;
 import io.sluice.broker.session.Session;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 
 import java.util.List;
 

@@ -1,8 +1,10 @@
-package io.sluice.broker.metrics;
+package io.sluice.broker.sys;
 
 import io.sluice.broker.Broker;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.metrics.BrokerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
