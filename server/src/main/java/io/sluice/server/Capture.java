@@ -2,10 +2,10 @@ package io.sluice.server;
 
 import io.sluice.server.metrics.ExchangeMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.sluice.broker.Tap;
-import io.sluice.broker.metrics.SysTopics;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicFilter;
+import io.sluice.broker.routing.Tap;
+import io.sluice.broker.sys.SysTopics;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ExchangeConfig;
 import io.sluice.server.config.SluiceConfig;
