@@ -513,7 +513,7 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
             DurableFiles.fsyncDirectory(dir);
             return doomed.size();
         } catch (IOException e) {
-            throw fail("moving the log start offset to " + offset + " (" + why + ")", e);
+            throw fail("moving the log start offset to " + offset, e);
         } finally {
             structureLock.unlock();
         }
