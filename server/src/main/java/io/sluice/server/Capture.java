@@ -14,7 +14,7 @@ import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
 import io.sluice.query.QueryServerSettings;
 import io.sluice.query.QueryServers;
-import io.sluice.storage.segment.LogScheduler;
+import io.sluice.storage.LogScheduler;
 import io.sluice.stream.PluginRegistry;
 import io.sluice.stream.StreamPlugin;
 import org.slf4j.Logger;
