@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.Objects;
 
 import io.sluice.net.ListenerSpec;
@@ -31,10 +32,10 @@ public record KafkaSettings(ListenerSpec listener, String advertisedHost, int ad
             throw new IllegalArgumentException("the Kafka listener does not speak WebSocket");
         }
         if (advertisedPort < 0 || advertisedPort > 65535) {
-            throw new IllegalArgumentException("advertised: port must be between 0 and 65535, got " + advertisedPort);
+            throw new InvalidSettingException("advertised", "port must be between 0 and 65535, got " + advertisedPort);
         }
         if (maxRequestSize < MIN_MAX_REQUEST_SIZE) {
-            throw new IllegalArgumentException("max_request_size: must be at least " + MIN_MAX_REQUEST_SIZE + " bytes, got "
+            throw new InvalidSettingException("max_request_size", "must be at least " + MIN_MAX_REQUEST_SIZE + " bytes, got "
                     + maxRequestSize);
         }
         Objects.requireNonNull(createdEngine, "createdEngine");

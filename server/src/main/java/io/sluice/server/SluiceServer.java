@@ -6,11 +6,10 @@ import io.sluice.broker.Broker;
 import io.sluice.server.metrics.BrokerCollector;
 import io.sluice.server.metrics.MetricsServer;
 import io.sluice.server.metrics.StreamMetrics;
-import io.sluice.broker.metrics.SysTopics;
-import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.sys.SysTopics;
+import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.broker.persistence.BrokerState;
 import io.sluice.broker.retain.RetainedJournal;
-import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ListenerConfig;
 import io.sluice.server.config.MonitoringConfig;
 import io.sluice.server.config.SluiceConfig;
@@ -21,7 +20,7 @@ import io.sluice.broker.transport.MqttListener;
 import io.sluice.net.tls.TlsContext;
 import io.sluice.net.tls.TlsSettings;
 import io.sluice.exchange.Exchanges;
-import io.sluice.broker.Tap;
+import io.sluice.broker.routing.Tap;
 import io.sluice.streams.Streams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -135,7 +134,7 @@ public final class SluiceServer implements AutoCloseable {
         try {
             return new Broker(config.mqtt(), taps, access.authenticator(), access.authorizer(), sessions, retained);
         } catch (InvalidTopicException e) {
-            throw new ConfigError(capture.pathOf(e), "is not a valid MQTT topic filter: " + e.getMessage());
+            throw new IllegalStateException("the exchanges' and streams' topic filters were checked when they opened", e);
         }
     }
 
@@ -196,11 +195,6 @@ public final class SluiceServer implements AutoCloseable {
         } catch (IOException e) {
             return "dev";
         }
-    }
-
-    /** The {@code $SYS} publisher; add values (such as capture counters) with {@link SysTopics#addSource}. */
-    public SysTopics sysTopics() {
-        return sysTopics;
     }
 
     /** The registry {@code /metrics} serves; register further collectors (such as exchange metrics) here. */

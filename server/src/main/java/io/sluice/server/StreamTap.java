@@ -1,11 +1,11 @@
 package io.sluice.server;
 
-import io.sluice.broker.PublishAck;
-import io.sluice.broker.Tap;
+import io.sluice.broker.routing.PublishAck;
+import io.sluice.broker.routing.Tap;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.UserProperty;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicFilter;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import io.sluice.storage.Header;
 import io.sluice.streams.CapturedMessage;
 import io.sluice.streams.Stream;

@@ -1,8 +1,8 @@
 package io.sluice.server;
 
 import io.sluice.broker.Broker;
-import io.sluice.broker.Tap;
-import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.routing.Tap;
+import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.kafka.KafkaAuthorizer;
 import io.sluice.kafka.KafkaListener;
 import io.sluice.kafka.KafkaSettings;

@@ -1,5 +1,6 @@
 package io.sluice.streams;
 
+import io.sluice.settings.InvalidSettingException;
 /** How a stream picks the partition of a captured MQTT message ({@code partition_key}). */
 public enum PartitionKey {
     /** Hash of the MQTT topic: every message of one topic in one partition, in order. */
@@ -27,6 +28,6 @@ public enum PartitionKey {
                 return key;
             }
         }
-        throw new IllegalArgumentException("partition_key: expected topic, clientid or round_robin, got '" + value + "'");
+        throw new InvalidSettingException("partition_key", "expected topic, clientid or round_robin, got '" + value + "'");
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.streams;
 
+import io.sluice.settings.InvalidSettingException;
 /**
  * The rules for a stream's name, which are Kafka's rules for a topic name because each stream is
  * served as the Kafka topic of its name: 1 to 249 characters from {@code [a-zA-Z0-9._-]}, and
@@ -26,7 +27,7 @@ public final class StreamName {
     public static void check(String name) {
         String problem = problem(name);
         if (problem != null) {
-            throw new IllegalArgumentException("name: " + problem);
+            throw new InvalidSettingException("name", problem);
         }
     }
 

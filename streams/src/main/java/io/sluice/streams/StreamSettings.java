@@ -1,5 +1,6 @@
 package io.sluice.streams;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.Objects;
 
 import io.sluice.storage.Engine;
@@ -8,8 +9,8 @@ import io.sluice.storage.LogSettings;
 /**
  * What one stream is ({@code streams.<name> { ... }}): the MQTT topic filter whose PUBLISHes it
  * appends, its partitions, how a message picks its partition, and how each partition is stored.
- * Checked when built: a bad value throws {@link IllegalArgumentException} whose message starts with
- * the key ({@code "partitions: must be at least 1, got 0"}).
+ * Checked when built: a bad value throws {@link InvalidSettingException} naming the key
+ * ({@code "partitions: must be at least 1, got 0"}).
  *
  * @param name         the stream's name, also its Kafka topic name ({@link StreamName})
  * @param topic        {@code topic}: the MQTT topic filter, wildcards allowed
@@ -27,10 +28,10 @@ public record StreamSettings(String name, String topic, int partitions, Partitio
     public StreamSettings {
         StreamName.check(name);
         if (topic == null || topic.isEmpty()) {
-            throw new IllegalArgumentException("topic: is required (the MQTT topic filter whose messages the stream appends)");
+            throw new InvalidSettingException("topic", "is required (the MQTT topic filter whose messages the stream appends)");
         }
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
-            throw new IllegalArgumentException("partitions: must be between 1 and " + MAX_PARTITIONS + ", got " + partitions);
+            throw new InvalidSettingException("partitions", "must be between 1 and " + MAX_PARTITIONS + ", got " + partitions);
         }
         Objects.requireNonNull(partitionKey, "partition_key");
         Objects.requireNonNull(engine, "engine");
@@ -53,10 +54,10 @@ public record StreamSettings(String name, String topic, int partitions, Partitio
      */
     public static Engine engine(String value) {
         if ("rocksdb".equals(value)) {
-            throw new IllegalArgumentException("engine: rocksdb is not available yet; use segment or memory");
+            throw new InvalidSettingException("engine", "rocksdb is not available yet; use segment or memory");
         }
         if (!"segment".equals(value) && !"memory".equals(value)) {
-            throw new IllegalArgumentException("engine: expected segment, memory or rocksdb, got '" + value + "'");
+            throw new InvalidSettingException("engine", "expected segment, memory or rocksdb, got '" + value + "'");
         }
         return Engine.fromConfig(value);
     }

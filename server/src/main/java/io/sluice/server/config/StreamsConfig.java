@@ -1,7 +1,7 @@
 package io.sluice.server.config;
 
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicFilter;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.Engine;
 import io.sluice.storage.FlushPolicy;
@@ -101,7 +101,7 @@ public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings 
         try {
             engine = StreamSettings.engine(r.string(path + ".engine", "segment").toLowerCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ExchangeConfig.relative(path, e);
+            throw ConfigError.in(path, e);
         }
         LogSettings.Builder log = defaults.toBuilder()
                 .retentionMs(retention(r, path + "." + LogSettings.RETENTION_MS, defaults.retentionMs(), false))
@@ -115,7 +115,7 @@ public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings 
         try {
             return new StreamSettings(name, topic, partitions, key, engine, log.build());
         } catch (IllegalArgumentException e) {
-            throw ExchangeConfig.relative(path, e);
+            throw ConfigError.in(path, e);
         }
     }
 
