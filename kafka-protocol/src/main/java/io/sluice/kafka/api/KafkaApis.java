@@ -22,7 +22,6 @@ import io.sluice.kafka.MqttPublisher;
 import io.sluice.kafka.codec.ApiVersionsTable;
 import io.sluice.kafka.codec.LegacyRequests;
 import io.sluice.kafka.codec.Responses;
-import io.sluice.kafka.connection.Session;
 import io.sluice.kafka.group.GroupCoordinator;
 import io.sluice.logging.RateLimitedLog;
 import io.sluice.net.auth.Authenticator;

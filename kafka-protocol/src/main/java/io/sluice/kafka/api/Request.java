@@ -4,7 +4,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 
-import io.sluice.kafka.connection.Session;
 import io.sluice.net.auth.ClientIdentity;
 
 /**

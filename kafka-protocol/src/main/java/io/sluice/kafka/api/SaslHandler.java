@@ -9,7 +9,6 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.SaslAuthenticateRequest;
 import org.apache.kafka.common.requests.SaslHandshakeRequest;
 
-import io.sluice.kafka.connection.Session;
 import io.sluice.net.auth.AuthExchange;
 import io.sluice.net.auth.Authenticator;
 import io.sluice.net.auth.ClientIdentity;

@@ -17,6 +17,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.sluice.kafka.api.KafkaApis;
+import io.sluice.kafka.api.Session;
 import io.sluice.logging.RateLimitedLog;
 
 /**

@@ -1,4 +1,4 @@
-package io.sluice.kafka.connection;
+package io.sluice.kafka.api;
 
 import java.net.SocketAddress;
 
