@@ -47,9 +47,16 @@ import io.sluice.streams.Streams;
 public final class KafkaApis {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApis.class);
 
-    /** What to send back: a frame (null for none) and whether to close the connection after it. */
-    public record Reply(ByteBuffer frame, boolean close) {
+    /**
+     * What to send back: a frame as buffers to send in order (null for none), and whether to close
+     * the connection after it.
+     */
+    public record Reply(ByteBuffer[] frame, boolean close) {
         static final Reply NOTHING = new Reply(null, false);
+
+        static Reply of(ByteBuffer frame) {
+            return frame == null ? NOTHING : new Reply(new ByteBuffer[] {frame}, false);
+        }
     }
 
     /** A frame that cannot be answered: the connection closes, with this message in the log. */
@@ -125,7 +132,8 @@ public final class KafkaApis {
         if (key == ApiKeys.API_VERSIONS && !key.isVersionSupported(version)) {
             // KIP-511: answer with a v0 body, whatever the version, so the client can pick one it knows.
             ApiVersionsResponseData body = ClusterHandler.apiVersions().setErrorCode(Errors.UNSUPPORTED_VERSION.code());
-            return done(Responses.frame(correlationId, (short) 0, body, (short) 0));
+            return CompletableFuture.completedFuture(new Reply(Responses.frame(correlationId, (short) 0, body, (short) 0),
+                    false));
         }
         RequestHeader header = header(buffer, key, version);
         if (!key.isVersionSupported(version)) {
@@ -169,7 +177,7 @@ public final class KafkaApis {
                         (topic, partition, ts) -> offsets.lookup(identity, topic, partition, ts)));
             }
             ByteBuffer answer = LegacyRequests.produceV0(correlationId, version, body);
-            return CompletableFuture.completedFuture(answer == null ? Reply.NOTHING : new Reply(answer, false));
+            return CompletableFuture.completedFuture(Reply.of(answer));
         } catch (IllegalArgumentException e) {
             throw new Unanswerable("malformed " + key + " v" + version + " request: " + e.getMessage(), e);
         }
@@ -237,6 +245,10 @@ public final class KafkaApis {
     }
 
     private static CompletableFuture<Reply> done(ByteBuffer frame) {
+        return CompletableFuture.completedFuture(Reply.of(frame));
+    }
+
+    private static CompletableFuture<Reply> done(ByteBuffer[] frame) {
         return CompletableFuture.completedFuture(new Reply(frame, false));
     }
 
@@ -251,7 +263,7 @@ public final class KafkaApis {
         });
     }
 
-    private ByteBuffer frame(Request request, int correlationId, ApiMessage body) {
+    private ByteBuffer[] frame(Request request, int correlationId, ApiMessage body) {
         try {
             return Responses.frame(correlationId, request.key(), request.version(), body);
         } catch (RuntimeException e) {
