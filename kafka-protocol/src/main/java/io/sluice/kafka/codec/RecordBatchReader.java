@@ -122,13 +122,19 @@ public final class RecordBatchReader {
         }
         byte[] key = bytes(record.key(), budget);
         byte[] value = bytes(record.value(), budget);
-        org.apache.kafka.common.header.Header[] kafkaHeaders = record.headers();
+        return new Record(key, value, timestamp, List.of(), headers(record.headers(), budget));
+    }
+
+    private static List<Header> headers(org.apache.kafka.common.header.Header[] kafkaHeaders, long[] budget) {
+        if (kafkaHeaders.length == 0) {
+            return List.of();
+        }
         List<Header> headers = new ArrayList<>(kafkaHeaders.length);
         for (org.apache.kafka.common.header.Header header : kafkaHeaders) {
-            budget[0] -= header.key().length();
+            budget[0] -= header.key().length() + (header.value() == null ? 0 : header.value().length);
             headers.add(new Header(header.key(), header.value()));
         }
-        return new Record(key, value, timestamp, List.of(), headers);
+        return headers;
     }
 
     private static byte[] bytes(ByteBuffer buffer, long[] budget) throws ProduceException {
