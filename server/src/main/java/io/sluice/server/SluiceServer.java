@@ -5,6 +5,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
 import io.sluice.server.metrics.BrokerCollector;
 import io.sluice.server.metrics.MetricsServer;
+import io.sluice.server.metrics.StreamMetrics;
 import io.sluice.broker.sys.SysTopics;
 import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.broker.persistence.BrokerState;
@@ -19,6 +20,8 @@ import io.sluice.broker.transport.MqttListener;
 import io.sluice.net.tls.TlsContext;
 import io.sluice.net.tls.TlsSettings;
 import io.sluice.exchange.Exchanges;
+import io.sluice.broker.routing.Tap;
+import io.sluice.streams.Streams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +47,7 @@ public final class SluiceServer implements AutoCloseable {
 
     private final Broker broker;
     private final Capture capture;
+    private final Streaming streaming;
     private final BrokerState state;
     private final EventLoops loops;
     private final List<MqttListener> listeners = new ArrayList<>();
@@ -54,9 +58,10 @@ public final class SluiceServer implements AutoCloseable {
     private MetricsServer metricsServer;
     private volatile boolean stopping;
 
-    private SluiceServer(Broker broker, Capture capture, BrokerState state, EventLoops loops) {
+    private SluiceServer(Broker broker, Capture capture, Streaming streaming, BrokerState state, EventLoops loops) {
         this.broker = broker;
         this.capture = capture;
+        this.streaming = streaming;
         this.state = state;
         this.loops = loops;
         this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
@@ -64,8 +69,8 @@ public final class SluiceServer implements AutoCloseable {
 
     /**
      * Starts everything the configuration describes, in this order: broker state, the capture
-     * pipeline, the broker engine (with the state restored), listeners, monitoring. On failure,
-     * stops what already started.
+     * pipeline, the streams, the broker engine (with the state restored), listeners (MQTT, then
+     * Kafka), monitoring. On failure, stops what already started.
      */
     public static SluiceServer start(SluiceConfig config) {
         AccessControl access = AccessControl.load(config.auth());
@@ -77,22 +82,35 @@ public final class SluiceServer implements AutoCloseable {
             closeQuietly(state);
             throw e;
         }
-        Broker broker;
+        Streaming streaming;
         try {
-            broker = newBroker(config, access, capture, state);
+            streaming = Streaming.open(config);
         } catch (RuntimeException e) {
             capture.close();
             closeQuietly(state);
             throw e;
         }
-        SluiceServer server = new SluiceServer(broker, capture, state, new EventLoops(config.ioThreads()));
+        Broker broker;
+        try {
+            broker = newBroker(config, access, capture, streaming, state);
+        } catch (RuntimeException e) {
+            streaming.close();
+            capture.close();
+            closeQuietly(state);
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(broker, capture, streaming, state, new EventLoops(config.ioThreads()));
         try {
             if (state != null) {
                 state.restoreInto(broker);
             }
             access.watch(server.reloads);
+            streaming.attach(broker);
             for (ListenerConfig listener : config.listeners()) {
                 server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
+            }
+            if (config.kafka() != null) {
+                streaming.startKafka(config, access, broker, server.loops, server.tls(config.kafka().tls()));
             }
             server.reloads.start();
             server.startMonitoring(config.monitoring());
@@ -107,14 +125,16 @@ public final class SluiceServer implements AutoCloseable {
         return server;
     }
 
-    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, BrokerState state) {
+    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, Streaming streaming,
+                                    BrokerState state) {
         SessionJournal sessions = state == null ? SessionJournal.NONE : state.sessionJournal();
         RetainedJournal retained = state == null ? RetainedJournal.NONE : state.retainedJournal();
+        List<Tap> taps = new ArrayList<>(capture.taps());
+        taps.addAll(streaming.taps());
         try {
-            return new Broker(config.mqtt(), capture.taps(), access.authenticator(), access.authorizer(), sessions,
-                    retained);
+            return new Broker(config.mqtt(), taps, access.authenticator(), access.authorizer(), sessions, retained);
         } catch (InvalidTopicException e) {
-            throw new IllegalStateException("the exchanges' topic filters were checked when the capture opened", e);
+            throw new IllegalStateException("the exchanges' and streams' topic filters were checked when they opened", e);
         }
     }
 
@@ -126,17 +146,21 @@ public final class SluiceServer implements AutoCloseable {
 
     /** What the transport needs for {@code listener}; TLS contexts are shared (ssl and wss) and reloaded when their files change. */
     private ListenerSpec spec(ListenerConfig listener) {
-        TlsContext tls = listener.tls() == null ? null : tlsContexts.computeIfAbsent(listener.tls(), settings -> {
+        return new ListenerSpec(listener.name(), listener.bind(), tls(listener.tls()), listener.webSocketPath(),
+                listener.maxConnections(), listener.maxConnRate());
+    }
+
+    /** The TLS context of {@code settings} (null for none), shared by the listeners that use the same files. */
+    private TlsContext tls(TlsSettings settings) {
+        return settings == null ? null : tlsContexts.computeIfAbsent(settings, s -> {
             try {
-                TlsContext context = new TlsContext(settings);
+                TlsContext context = new TlsContext(s);
                 reloads.add("TLS certificate", context.files(), context::reload);
                 return context;
             } catch (IOException e) {
                 throw new IllegalStateException("listeners.ssl: " + e.getMessage(), e);
             }
         });
-        return new ListenerSpec(listener.name(), listener.bind(), tls, listener.webSocketPath(),
-                listener.maxConnections(), listener.maxConnRate());
     }
 
     /** {@code $SYS} topics and, with {@code http_server}, {@code /metrics} and {@code /health}. */
@@ -144,6 +168,11 @@ public final class SluiceServer implements AutoCloseable {
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
         metricsRegistry.register(new BrokerCollector(broker));
         capture.registerMetrics(sysTopics, metricsRegistry);
+        if (streaming.streams() != null) {
+            StreamMetrics streamMetrics = new StreamMetrics(streaming.streams());
+            metricsRegistry.register(streamMetrics);
+            sysTopics.addSource(streamMetrics::sysValues);
+        }
         sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
@@ -195,8 +224,16 @@ public final class SluiceServer implements AutoCloseable {
         return capture.queries().get(exchange).endpoint();
     }
 
-    /** The bound address of the listener called {@code name}. */
+    /** The streams, or null when none is configured and there is no Kafka listener. */
+    public Streams streams() {
+        return streaming.streams();
+    }
+
+    /** The bound address of the listener called {@code name} ({@code kafka} for the Kafka listener). */
     public InetSocketAddress address(String name) {
+        if (name.equals("kafka") && streaming.kafka() != null) {
+            return streaming.kafka().localAddress();
+        }
         for (MqttListener listener : listeners) {
             if (listener.name().equals(name)) {
                 return listener.localAddress();
@@ -215,11 +252,13 @@ public final class SluiceServer implements AutoCloseable {
         if (metricsServer != null) {
             metricsServer.close();
         }
+        streaming.closeKafka(); // no more produce requests
         for (MqttListener listener : listeners) {
             listener.close(); // no more publishes: from here on the capture pipeline only drains
         }
         loops.close();
         capture.close();
+        streaming.close();
         closeQuietly(state);
         broker.close();
         LOG.info("stopped");

@@ -9,6 +9,7 @@ import io.sluice.query.QueryCounter;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.storage.StorageCounter;
 import io.sluice.stream.spi.SpiCounter;
+import io.sluice.streams.StreamCounter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,6 +37,11 @@ class CounterNamesTest {
     @Test
     void storageCountersHaveDistinctWellFormedNames() {
         assertDistinctAndWellFormed(Stream.of(StorageCounter.values()).map(StorageCounter::metricName).toList());
+    }
+
+    @Test
+    void streamCountersHaveDistinctWellFormedNames() {
+        assertDistinctAndWellFormed(Stream.of(StreamCounter.values()).map(StreamCounter::metricName).toList());
     }
 
     static void assertDistinctAndWellFormed(List<String> names) {

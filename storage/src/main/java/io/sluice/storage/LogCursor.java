@@ -35,6 +35,9 @@ public interface LogCursor extends AutoCloseable {
 
     List<String> tags();
 
+    /** A copy of the headers; empty for a record without any. */
+    List<Header> headers();
+
     /** Compares the key without copying it. */
     boolean keyEquals(byte[] key);
 

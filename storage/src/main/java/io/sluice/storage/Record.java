@@ -5,18 +5,25 @@ import java.util.List;
 
 /**
  * One record as a caller writes it: an optional key, an optional value, a timestamp in epoch
- * milliseconds and optional tags. A record with a key and no value is a tombstone: in a compacted
- * shard it deletes the key.
+ * milliseconds, optional tags (the storage's own labels, for {@link Shard#readByTag}) and optional
+ * headers (named values that travel with the record to its readers, as Kafka's record headers). A
+ * record with a key and no value is a tombstone: in a compacted shard it deletes the key.
  *
  * <p>The arrays are not copied: a caller must not change them after handing the record over.
  */
-public record Record(byte[] key, byte[] value, long timestamp, List<String> tags) {
+public record Record(byte[] key, byte[] value, long timestamp, List<String> tags, List<Header> headers) {
 
     public Record {
         if (timestamp < 0) {
             throw new IllegalArgumentException("record timestamp must be >= 0 (epoch milliseconds), was " + timestamp);
         }
         tags = tags == null ? List.of() : List.copyOf(tags);
+        headers = headers == null ? List.of() : List.copyOf(headers);
+    }
+
+    /** A record without headers. */
+    public Record(byte[] key, byte[] value, long timestamp, List<String> tags) {
+        this(key, value, timestamp, tags, List.of());
     }
 
     /** A record without tags. */
@@ -34,11 +41,14 @@ public record Record(byte[] key, byte[] value, long timestamp, List<String> tags
         return key != null && value == null;
     }
 
-    /** Key, value and tag bytes: what read limits in bytes count. */
+    /** Key, value, tag and header bytes: what read limits in bytes count. */
     public int payloadBytes() {
         int bytes = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
         for (String tag : tags) {
             bytes += tag.length();
+        }
+        for (Header header : headers) {
+            bytes += header.payloadBytes();
         }
         return bytes;
     }
@@ -49,18 +59,20 @@ public record Record(byte[] key, byte[] value, long timestamp, List<String> tags
                 && timestamp == other.timestamp
                 && Arrays.equals(key, other.key)
                 && Arrays.equals(value, other.value)
-                && tags.equals(other.tags);
+                && tags.equals(other.tags)
+                && headers.equals(other.headers);
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * Arrays.hashCode(key) + Arrays.hashCode(value)) + Long.hashCode(timestamp) + tags.hashCode();
+        return 31 * (31 * Arrays.hashCode(key) + Arrays.hashCode(value)) + Long.hashCode(timestamp) + tags.hashCode()
+                + 17 * headers.hashCode();
     }
 
     @Override
     public String toString() {
         return "Record[key=" + (key == null ? "null" : key.length + "B")
                 + ", value=" + (value == null ? "null" : value.length + "B")
-                + ", timestamp=" + timestamp + ", tags=" + tags + "]";
+                + ", timestamp=" + timestamp + ", tags=" + tags + (headers.isEmpty() ? "" : ", headers=" + headers) + "]";
     }
 }

@@ -82,6 +82,9 @@ public interface StorageAdapter extends AutoCloseable {
     /** The last offset {@code group} committed for {@code shard}, if any. */
     OptionalLong groupOffset(String group, String shard);
 
+    /** Every consumer group with at least one committed offset. */
+    Set<String> groups();
+
     /** Closes every shard cleanly. */
     @Override
     void close();

@@ -20,4 +20,8 @@ public record StoredRecord(long offset, Record record) {
     public List<String> tags() {
         return record.tags();
     }
+
+    public List<Header> headers() {
+        return record.headers();
+    }
 }

@@ -81,8 +81,16 @@ public final class TopicRouter {
         Topic t = topic(topic);
         int partition = record.key() == null
                 ? (int) Math.floorMod(t.sequence().getAndIncrement(), (long) t.partitions())
-                : (murmur2(record.key()) & 0x7fffffff) % t.partitions();
+                : partitionForKey(record.key(), t.partitions());
         return shardName(topic, partition);
+    }
+
+    /**
+     * The partition of {@code key} among {@code partitions}, as Kafka's default partitioner picks it
+     * (positive murmur2 modulo the count): a Kafka producer sending the same key lands on the same one.
+     */
+    public static int partitionForKey(byte[] key, int partitions) {
+        return (murmur2(key) & 0x7fffffff) % partitions;
     }
 
     public ShardOffset write(String topic, Record record) {

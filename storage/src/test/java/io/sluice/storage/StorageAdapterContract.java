@@ -69,6 +69,27 @@ abstract class StorageAdapterContract {
     }
 
     @Test
+    void headersComeBackInOrderWithTagsAndAfterAReopen() {
+        List<Header> headers = List.of(new Header("mqtt.qos", bytes("1")), new Header("empty", null),
+                new Header("mqtt.qos", new byte[0]), new Header("ü", bytes("two words")));
+        Record withBoth = new Record(bytes("k"), bytes("v"), 100, List.of("t1", "t2"), headers);
+        Record plain = record("k", "w", 101);
+        adapter.batchWrite("sensors_0", List.of(withBoth, plain));
+        assertEquals(List.of(withBoth, plain), records(adapter.readByOffset("sensors_0", 0, 10, 1 << 20)));
+        assertEquals(List.of(withBoth), records(adapter.readByTag("sensors_0", "t2", 0, 10)));
+        assertEquals(1, adapter.readByOffset("sensors_0", 0, 10, withBoth.payloadBytes()).size(),
+                "header bytes count towards maxBytes");
+        reopen();
+        if (settings().engine() == Engine.SEGMENT) {
+            assertEquals(List.of(withBoth, plain), records(adapter.readByOffset("sensors_0", 0, 10, 1 << 20)));
+        }
+    }
+
+    static List<Record> records(List<StoredRecord> stored) {
+        return stored.stream().map(StoredRecord::record).toList();
+    }
+
+    @Test
     void readByOffsetHonoursMaxRecordsAndMaxBytesAndAlwaysReturnsOneRecord() {
         for (int i = 0; i < 20; i++) {
             adapter.write("sensors_0", record(null, "x".repeat(10), i));
@@ -164,6 +185,7 @@ abstract class StorageAdapterContract {
         reopen();
         assertEquals(OptionalLong.of(4), adapter.groupOffset("readers", "sensors_0"));
         assertEquals(OptionalLong.of(1), adapter.groupOffset("audit", "sensors_0"));
+        assertEquals(List.of("audit", "readers"), new ArrayList<>(adapter.groups()));
     }
 
     @Test
@@ -186,5 +208,6 @@ abstract class StorageAdapterContract {
         adapter.createShard("sensors_0", settings());
         assertEquals(0, adapter.endOffset("sensors_0"));
         assertEquals(OptionalLong.empty(), adapter.groupOffset("readers", "sensors_0"));
+        assertTrue(adapter.groups().isEmpty(), "a group without offsets is not listed");
     }
 }

@@ -27,7 +27,7 @@ public final class Router {
     private final TopicTree<Tap> taps = new TopicTree<>(tap -> tap);
     private final RetainedStore retained;
     private final BrokerMetrics metrics;
-    private final boolean durableTaps;
+    private volatile boolean durableTaps;
     private final AtomicLong subscriptionCount = new AtomicLong();
     private final FastThreadLocal<Fanout> fanouts = new FastThreadLocal<>() {
         @Override
@@ -46,6 +46,20 @@ public final class Router {
             durable |= tap.holdsAcks();
         }
         this.durableTaps = durable;
+    }
+
+    /**
+     * Adds a capture tap while the broker runs (a stream created at run time). Messages routed
+     * after this returns reach it.
+     */
+    public void addTap(Tap tap) throws InvalidTopicException {
+        taps.put(TopicFilter.parse(tap.filter(), 0).levels(), tap);
+        durableTaps |= tap.holdsAcks();
+    }
+
+    /** Removes a tap added before; messages routed after this returns no longer reach it. */
+    public void removeTap(Tap tap) throws InvalidTopicException {
+        taps.remove(TopicFilter.parse(tap.filter(), 0).levels(), tap);
     }
 
     /** The retained messages, shared with subscribe handling. */
@@ -119,6 +133,14 @@ public final class Router {
      * taps that promise durability hold it until their copy is durable.
      */
     public void publish(Message message, PublishAck ack) {
+        publish(message, ack, null);
+    }
+
+    /**
+     * Routes a message that {@code origin} already holds (a record a Kafka client produced to a
+     * stream): everyone gets it but that tap, so the stream does not append it a second time.
+     */
+    public void publish(Message message, PublishAck ack, Tap origin) {
         if (message.retain()) {
             retained.put(message);
         }
@@ -137,7 +159,11 @@ public final class Router {
                 metrics.increment(BrokerCounter.MESSAGES_DROPPED_NO_SUBSCRIBER);
             }
         });
-        taps.match(levels, reserved, tap -> tap.capture(message, ack));
+        taps.match(levels, reserved, tap -> {
+            if (tap != origin) {
+                tap.capture(message, ack);
+            }
+        });
     }
 
     /**

@@ -147,7 +147,10 @@ public final class ScramExchange implements AuthExchange {
         if (attributes.length < 2 || !attributes[0].equals("c=" + binding)) {
             return Step.failure("channel binding data does not match the client-first-message");
         }
-        if (!attributes[1].equals("r=" + nonce)) {
+        // librdkafka (2.0 at least) sends its client nonce again in front of the full nonce; Kafka's
+        // server accepts that by checking the end only, and so do we: the server part, which makes the
+        // exchange fresh, must still be there, and the proof covers the message exactly as sent.
+        if (!attributes[1].startsWith("r=") || !attributes[1].endsWith(nonce)) {
             return Step.failure("nonce does not match");
         }
         byte[] proof;

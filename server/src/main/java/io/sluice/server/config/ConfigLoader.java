@@ -61,9 +61,11 @@ public final class ConfigLoader {
         PersistenceSettings persistence = persistence(r);
         List<ExchangeConfig> exchanges = ExchangeConfig.read(r);
         Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
+        StreamsConfig streams = StreamsConfig.read(r);
+        KafkaConfig kafka = KafkaConfig.read(r, r.has("listeners.ssl") ? tls(r) : null);
         r.rejectUnknownKeys();
         return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring, persistence, exchanges,
-                pluginsDir);
+                pluginsDir, streams, kafka);
     }
 
     /** {@code persistence { enabled, dir, flush, flush_interval }}; a relative dir is relative to the working directory. */
@@ -76,12 +78,13 @@ public final class ConfigLoader {
     }
 
     /**
-     * {@code listeners.tcp}, {@code .ssl}, {@code .ws} and {@code .wss}; without a {@code listeners}
-     * block, plain TCP on 1883. {@code ssl} and {@code wss} share the TLS files of {@code listeners.ssl}.
+     * {@code listeners.tcp}, {@code .ssl}, {@code .ws} and {@code .wss}; without any of them, plain
+     * TCP on 1883. {@code ssl} and {@code wss} share the TLS files of {@code listeners.ssl}.
      */
     private static List<ListenerConfig> listeners(ConfigReader r) {
         List<ListenerConfig> listeners = new ArrayList<>();
-        boolean none = !r.has("listeners");
+        // listeners.kafka alone does not turn MQTT off: without an MQTT listener block, plain TCP on 1883.
+        boolean none = !(r.has("listeners.tcp") || r.has("listeners.ssl") || r.has("listeners.ws") || r.has("listeners.wss"));
         if (none || r.has("listeners.tcp")) {
             listeners.add(listener(r, "tcp", r.hostPort("listeners.tcp.bind", "0.0.0.0:1883"), null, null));
         }

@@ -76,6 +76,25 @@ public final class ConfigReader {
         return new ArrayList<>(new TreeSet<>(config.getObject(path).keySet()));
     }
 
+    /** Whether the file sets {@code path} to a block { ... }. */
+    public boolean isBlock(String path) {
+        known.add(path);
+        return config.hasPath(path) && config.getValue(path).valueType() == ConfigValueType.OBJECT;
+    }
+
+    /** Whether the block at {@code path} holds a further block (a nested key). */
+    public boolean holdsBlock(String path) {
+        if (!isBlock(path)) {
+            return false;
+        }
+        for (ConfigValue value : config.getObject(path).values()) {
+            if (value.valueType() == ConfigValueType.OBJECT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public String string(String path, String fallback) {
         known.add(path);
         if (!config.hasPath(path)) {

@@ -128,6 +128,14 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
     }
 
     /**
+     * The top-level {@code storage} block's log settings: what streams start from (each stream
+     * then sets its own retention, segment size, cleanup policy and flush).
+     */
+    static LogSettings storageDefaults(ConfigReader r) {
+        return storage(r, "storage", new Storage(null, ExchangeSettings.WAL_DEFAULTS)).log();
+    }
+
+    /**
      * A {@code storage} block, each key falling back to {@code defaults}. Durations in keys ending
      * {@code _ms} are milliseconds when bare ({@code 1000}) or carry a unit ({@code 1s}).
      */
@@ -154,7 +162,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
     }
 
     /** A duration in milliseconds: a bare number is milliseconds, as the key's name says; {@code 10s}, {@code 1h} also work. */
-    private static long milliseconds(ConfigReader r, String path, long fallback) {
+    static long milliseconds(ConfigReader r, String path, long fallback) {
         String text = r.string(path, null);
         if (text == null) {
             return fallback;

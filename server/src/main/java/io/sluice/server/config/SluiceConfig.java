@@ -18,10 +18,12 @@ import java.util.List;
  * @param persistence     {@code persistence { }}: durable broker state
  * @param exchanges       {@code exchange_client.<id> { }}: the capture paths
  * @param pluginsDir      {@code plugins.dir}: where stream plugin jars are loaded from
+ * @param streams         {@code streams { }}: the streams and where they live
+ * @param kafka           {@code listeners.kafka}: the Kafka listener, or null
  */
 public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel,
                            AuthConfig auth, MonitoringConfig monitoring, PersistenceSettings persistence,
-                           List<ExchangeConfig> exchanges, Path pluginsDir) {
+                           List<ExchangeConfig> exchanges, Path pluginsDir, StreamsConfig streams, KafkaConfig kafka) {
     public SluiceConfig {
         exchanges = List.copyOf(exchanges);
     }

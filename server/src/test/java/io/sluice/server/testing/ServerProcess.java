@@ -22,10 +22,12 @@ import java.util.regex.Pattern;
  */
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("accepting MQTT on .*:(\\d+) ");
+    private static final Pattern KAFKA = Pattern.compile("accepting Kafka clients on .*:(\\d+) ");
 
     private final Process process;
     private final List<String> output = new CopyOnWriteArrayList<>();
     private volatile int port = -1;
+    private volatile int kafkaPort = -1;
 
     private ServerProcess(Process process) {
         this.process = process;
@@ -85,6 +87,10 @@ public final class ServerProcess implements AutoCloseable {
                 if (port < 0 && m.find()) {
                     port = Integer.parseInt(m.group(1));
                 }
+                Matcher kafka = KAFKA.matcher(line);
+                if (kafkaPort < 0 && kafka.find()) {
+                    kafkaPort = Integer.parseInt(kafka.group(1));
+                }
             }
         } catch (IOException e) {
             output.add("(reading the server's output failed: " + e + ")");
@@ -93,6 +99,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The Kafka listener's port, once it listens; -1 before (or without one). */
+    public int kafkaPort() {
+        return kafkaPort;
     }
 
     /** The server's process id (the JVM's: bin/sluice execs it). */

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.sluice.storage.CleanupPolicy;
@@ -72,6 +74,17 @@ final class GroupOffsets implements AutoCloseable {
         Map<String, Committed> shards = byGroup.get(group);
         Committed committed = shards == null ? null : shards.get(shard);
         return committed == null ? OptionalLong.empty() : OptionalLong.of(committed.offset());
+    }
+
+    /** Groups with at least one committed offset, sorted. */
+    Set<String> groups() {
+        Set<String> groups = new TreeSet<>();
+        byGroup.forEach((group, shards) -> {
+            if (!shards.isEmpty()) {
+                groups.add(group);
+            }
+        });
+        return groups;
     }
 
     /** Forgets every group's offset for a deleted shard, durably. */

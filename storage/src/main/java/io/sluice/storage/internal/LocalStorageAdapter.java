@@ -209,6 +209,11 @@ public final class LocalStorageAdapter implements StorageAdapter {
     }
 
     @Override
+    public Set<String> groups() {
+        return groupOffsets.groups();
+    }
+
+    @Override
     public void close() {
         synchronized (catalogLock) {
             closeAll();

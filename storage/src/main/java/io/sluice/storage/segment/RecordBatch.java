@@ -32,7 +32,7 @@ import java.util.zip.CRC32C;
  * <h2>Record layout</h2>
  * <pre>
  *  length          varint   bytes after this field
- *  attributes      int8     reserved, 0
+ *  attributes      int8     bit 0 ({@value #HAS_HEADERS}): headers follow the tags; other bits reserved, 0
  *  timestampDelta  varlong  timestamp - firstTimestamp
  *  offsetDelta     varint   offset - baseOffset
  *  keyLength       varint   -1 for no key
@@ -41,8 +41,13 @@ import java.util.zip.CRC32C;
  *  value           bytes
  *  tagCount        varint
  *  tags            tagCount times: tagLength varint, tag bytes (UTF-8)
+ *  headerCount     varint   only with attribute bit 0
+ *  headers         headerCount times: keyLength varint, key bytes (UTF-8),
+ *                  valueLength varint (-1 for no value), value bytes
  * </pre>
- * Varints are zig-zag encoded (see {@link Varint}).
+ * Varints are zig-zag encoded (see {@link Varint}). A record without headers is written without
+ * the header fields and attribute 0, byte for byte as before headers existed, so segments written
+ * by older versions read unchanged.
  */
 final class RecordBatch {
     static final int LENGTH_OFFSET = 0;
@@ -68,6 +73,8 @@ final class RecordBatch {
     static final int HEADER_SIZE = RECORDS_OFFSET;
     /** The only format version this code writes and reads. */
     static final byte MAGIC = 1;
+    /** Record attribute bit: the record carries headers after its tags. */
+    static final byte HAS_HEADERS = 0x01;
     /** Timestamp of a batch without records. */
     static final long NO_TIMESTAMP = -1;
 

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import io.sluice.storage.Header;
+
 /**
  * The batch under construction (layout in {@link RecordBatch}): records are encoded straight into
  * one preallocated direct buffer, then {@link #seal} writes the header and CRC and hands the buffer
@@ -53,10 +55,28 @@ final class RecordBatchBuilder {
 
     /** Bytes a record adds to a batch whose first record had {@code firstTimestamp} and offset {@code base}. */
     static int recordSize(long offsetDelta, long timestampDelta, byte[] key, byte[] value,
-                          CharSequence tag, List<? extends CharSequence> tags) {
-        int body = 1 + Varint.sizeOfLong(timestampDelta) + Varint.sizeOfInt((int) offsetDelta)
-                + fieldSize(key) + fieldSize(value) + tagsSize(tag, tags);
+                          CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+        int body = bodySize(offsetDelta, timestampDelta, key, value, tag, tags, headers);
         return Varint.sizeOfInt(body) + body;
+    }
+
+    private static int bodySize(long offsetDelta, long timestampDelta, byte[] key, byte[] value,
+                                CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+        return 1 + Varint.sizeOfLong(timestampDelta) + Varint.sizeOfInt((int) offsetDelta)
+                + fieldSize(key) + fieldSize(value) + tagsSize(tag, tags) + headersSize(headers);
+    }
+
+    /** Nothing for a record without headers: it keeps the layout records had before headers existed. */
+    private static int headersSize(List<Header> headers) {
+        if (headers.isEmpty()) {
+            return 0;
+        }
+        int size = Varint.sizeOfInt(headers.size());
+        for (int i = 0; i < headers.size(); i++) {
+            Header header = headers.get(i);
+            size += tagSize(header.key()) + fieldSize(header.value());
+        }
+        return size;
     }
 
     private static int fieldSize(byte[] bytes) {
@@ -81,10 +101,10 @@ final class RecordBatchBuilder {
 
     /** Bytes the record would add to this builder now. */
     int sizeIfAppended(long offset, long timestamp, byte[] key, byte[] value,
-                       CharSequence tag, List<? extends CharSequence> tags) {
+                       CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
         long offsetDelta = open ? offset - baseOffset : 0;
         long timestampDelta = open ? timestamp - firstTimestamp : 0;
-        return recordSize(offsetDelta, timestampDelta, key, value, tag, tags);
+        return recordSize(offsetDelta, timestampDelta, key, value, tag, tags, headers);
     }
 
     /** Room left for records. */
@@ -94,17 +114,16 @@ final class RecordBatchBuilder {
 
     /**
      * Appends one record; the caller has checked {@link #sizeIfAppended} against {@link #remaining}.
-     * Exactly one of {@code tag} and {@code tags} is used: {@code tag} when it is not null.
+     * Exactly one of {@code tag} and {@code tags} is used: {@code tag} when it is not null. Header
+     * keys are written as UTF-8, the way tags are.
      */
     void append(long offset, long timestamp, byte[] key, byte[] value,
-                CharSequence tag, List<? extends CharSequence> tags) {
+                CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
         if (!open) {
             start(offset, timestamp);
         }
-        int body = 1 + Varint.sizeOfLong(timestamp - firstTimestamp) + Varint.sizeOfInt((int) (offset - baseOffset))
-                + fieldSize(key) + fieldSize(value) + tagsSize(tag, tags);
-        Varint.writeInt(body, buffer);
-        buffer.put((byte) 0);
+        Varint.writeInt(bodySize(offset - baseOffset, timestamp - firstTimestamp, key, value, tag, tags, headers), buffer);
+        buffer.put(headers.isEmpty() ? 0 : RecordBatch.HAS_HEADERS);
         Varint.writeLong(timestamp - firstTimestamp, buffer);
         Varint.writeInt((int) (offset - baseOffset), buffer);
         writeField(key);
@@ -116,6 +135,13 @@ final class RecordBatchBuilder {
             Varint.writeInt(tags.size(), buffer);
             for (int i = 0; i < tags.size(); i++) {
                 writeTag(tags.get(i));
+            }
+        }
+        if (!headers.isEmpty()) {
+            Varint.writeInt(headers.size(), buffer);
+            for (int i = 0; i < headers.size(); i++) {
+                writeTag(headers.get(i).key());
+                writeField(headers.get(i).value());
             }
         }
         recordAppended(offset, timestamp);

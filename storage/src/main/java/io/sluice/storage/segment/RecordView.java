@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.sluice.storage.Header;
 import io.sluice.storage.Record;
 
 /**
@@ -26,6 +27,8 @@ final class RecordView {
     private int valueLength;
     private int tagsIndex;
     private int tagCount;
+    private int headersIndex;
+    private int headerCount;
 
     /**
      * Parses the record starting at {@code index} of {@code buffer}, a batch with the given base
@@ -47,7 +50,7 @@ final class RecordView {
                     + " runs past the batch end " + batchEnd);
         }
         cursor.limit(end);
-        cursor.get(); // attributes, reserved
+        byte attributes = cursor.get();
         timestamp = firstTimestamp + Varint.readLong(cursor);
         offset = baseOffset + Varint.readInt(cursor);
         keyLength = Varint.readInt(cursor);
@@ -60,6 +63,18 @@ final class RecordView {
         tagsIndex = cursor.position();
         if (tagCount < 0) {
             throw new IllegalArgumentException("negative tag count " + tagCount + " at batch index " + index);
+        }
+        headerCount = 0;
+        headersIndex = end;
+        if ((attributes & RecordBatch.HAS_HEADERS) != 0) {
+            for (int i = 0; i < tagCount; i++) {
+                skip(Varint.readInt(cursor));
+            }
+            headerCount = Varint.readInt(cursor);
+            headersIndex = cursor.position();
+            if (headerCount < 0) {
+                throw new IllegalArgumentException("negative header count " + headerCount + " at batch index " + index);
+            }
         }
         return end;
     }
@@ -158,9 +173,35 @@ final class RecordView {
         return tags;
     }
 
-    /** Key, value and tags copied into a record the caller owns. */
+    /** The record's headers, copied; empty for a record without any. */
+    List<Header> headers() {
+        if (headerCount == 0) {
+            return List.of();
+        }
+        List<Header> headers = new ArrayList<>(headerCount);
+        cursor.limit(end).position(headersIndex);
+        for (int i = 0; i < headerCount; i++) {
+            byte[] name = new byte[Varint.readInt(cursor)];
+            cursor.get(name);
+            int valueLength = Varint.readInt(cursor);
+            byte[] bytes = null;
+            if (valueLength >= 0) {
+                bytes = new byte[valueLength];
+                cursor.get(bytes);
+            }
+            headers.add(new Header(new String(name, StandardCharsets.UTF_8), bytes));
+        }
+        return headers;
+    }
+
+    /** Bytes of the header fields, framing included; 0 for a record without headers. */
+    int headerBytes() {
+        return headerCount == 0 ? 0 : end - headersIndex;
+    }
+
+    /** Key, value, tags and headers copied into a record the caller owns. */
     Record toRecord() {
-        return new Record(key(), value(), timestamp, tags());
+        return new Record(key(), value(), timestamp, tags(), headers());
     }
 
     private byte[] copy(int index, int length) {

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.DurabilityListener;
+import io.sluice.storage.Header;
 import io.sluice.storage.Log;
 import io.sluice.storage.LogCursor;
 import io.sluice.storage.LogOfflineException;
@@ -204,20 +205,21 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
 
     @Override
     public long append(long timestamp, byte[] key, byte[] value, CharSequence tag) {
-        return append0(timestamp, key, value, tag, List.of());
+        return append0(timestamp, key, value, tag, List.of(), List.of());
     }
 
     @Override
     public long append(long timestamp, byte[] key, byte[] value) {
-        return append0(timestamp, key, value, null, List.of());
+        return append0(timestamp, key, value, null, List.of(), List.of());
     }
 
     @Override
     public long append(Record record) {
-        return append0(record.timestamp(), record.key(), record.value(), null, record.tags());
+        return append0(record.timestamp(), record.key(), record.value(), null, record.tags(), record.headers());
     }
 
-    private long append0(long timestamp, byte[] key, byte[] value, CharSequence tag, List<String> tags) {
+    private long append0(long timestamp, byte[] key, byte[] value, CharSequence tag, List<String> tags,
+                         List<Header> headers) {
         checkWritable();
         if (timestamp < 0) {
             throw new IllegalArgumentException("log '" + name + "': record timestamp must be >= 0, was " + timestamp);
@@ -226,15 +228,15 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
             throw new IllegalArgumentException("log '" + name + "' is compacted (cleanup_policy = compact): a record needs a key");
         }
         long offset = nextOffset;
-        int size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags);
+        int size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags, headers);
         if (size > builder.remaining() && !builder.isEmpty()) {
             writeBatch(builder);
-            size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags);
+            size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags, headers);
         }
         if (size > builder.remaining()) {
-            appendOversized(size, offset, timestamp, key, value, tag, tags);
+            appendOversized(size, offset, timestamp, key, value, tag, tags, headers);
         } else {
-            builder.append(offset, timestamp, key, value, tag, tags);
+            builder.append(offset, timestamp, key, value, tag, tags, headers);
         }
         nextOffset = offset + 1;
         return offset;
@@ -242,13 +244,13 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
 
     /** A record larger than the batch buffer gets a batch of its own (rare; allocates). */
     private void appendOversized(int size, long offset, long timestamp, byte[] key, byte[] value, CharSequence tag,
-                                 List<String> tags) {
+                                 List<String> tags, List<Header> headers) {
         int batchBytes = RecordBatch.HEADER_SIZE + size;
         if (batchBytes > settings.segmentBytes()) {
             throw new RecordTooLargeException(name, size, settings.segmentBytes() - RecordBatch.HEADER_SIZE);
         }
         RecordBatchBuilder single = new RecordBatchBuilder(batchBytes);
-        single.append(offset, timestamp, key, value, tag, tags);
+        single.append(offset, timestamp, key, value, tag, tags, headers);
         writeBatch(single);
     }
 

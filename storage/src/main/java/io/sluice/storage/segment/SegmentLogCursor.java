@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import io.sluice.storage.CorruptRecordException;
+import io.sluice.storage.Header;
 import io.sluice.storage.LogCursor;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
@@ -182,6 +183,11 @@ final class SegmentLogCursor implements LogCursor {
     }
 
     @Override
+    public List<Header> headers() {
+        return record.headers();
+    }
+
+    @Override
     public boolean keyEquals(byte[] key) {
         return record.keyEquals(key);
     }
@@ -193,7 +199,7 @@ final class SegmentLogCursor implements LogCursor {
 
     @Override
     public int payloadBytes() {
-        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes();
+        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes() + record.headerBytes();
     }
 
     private int tagsBytes() {

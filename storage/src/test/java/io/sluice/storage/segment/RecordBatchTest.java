@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
 
+import io.sluice.storage.Header;
+
 import org.junit.jupiter.api.Test;
 
 class RecordBatchTest {
@@ -26,9 +28,10 @@ class RecordBatchTest {
     @Test
     void sealedBatchCarriesHeaderFieldsAndRecordsRoundTrip() {
         RecordBatchBuilder builder = new RecordBatchBuilder(4096);
-        builder.append(100, 5000, "k".getBytes(), "v1".getBytes(), "a/b", List.of());
-        builder.append(101, 4990, null, "v2".getBytes(), null, List.of("x", "ünï"));
-        builder.append(102, 5020, "dead".getBytes(), null, null, List.of());
+        builder.append(100, 5000, "k".getBytes(), "v1".getBytes(), "a/b", List.of(), List.of());
+        builder.append(101, 4990, null, "v2".getBytes(), null, List.of("x", "ünï"),
+                List.of(new Header("h", "1".getBytes()), new Header("none", null)));
+        builder.append(102, 5020, "dead".getBytes(), null, null, List.of(), List.of());
         ByteBuffer batch = copy(builder.seal());
 
         assertEquals(batch.remaining(), RecordBatch.sizeInBytes(batch, 0));
@@ -53,6 +56,9 @@ class RecordBatchTest {
         assertEquals(4990, view.timestamp());
         assertFalse(view.hasKey());
         assertEquals(List.of("x", "ünï"), view.tags());
+        assertTrue(view.hasTag("ünï".getBytes(StandardCharsets.UTF_8)), "tags are found in a record with headers");
+        assertEquals(List.of(new Header("h", "1".getBytes()), new Header("none", null)), view.headers());
+        assertEquals(List.of(), new RecordView().headers());
         at = view.parse(batch, at, end, 100, 5000);
         assertEquals(102, view.offset());
         assertTrue(view.hasKey());
@@ -64,7 +70,7 @@ class RecordBatchTest {
     void flippingAnyByteAfterTheLengthFailsTheHeaderCheckOrTheCrc() {
         RecordBatchBuilder builder = new RecordBatchBuilder(4096);
         for (int i = 0; i < 5; i++) {
-            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t", List.of());
+            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t", List.of(), List.of());
         }
         ByteBuffer batch = copy(builder.seal());
         CRC32C crc = new CRC32C();

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Compares Sluice's Kafka listener with Apache Kafka 4.3.1 on this machine, one broker at a time,
+# with the same client (kafka-clients 4.3.1, default settings: idempotent, acks=all) and the same
+# JVM options; the broker is pinned to CPU 0 and the client to CPU 1 (taskset). Prints one result
+# line per run. Needs a built tree (mvn -q -DskipTests package) and, once, network access to resolve
+# Apache Kafka's jars into the local Maven repository.
+#   examples/bench/kafka-compare.sh
+#   SECONDS_PER_RUN=20 WARMUP_SECONDS=10 REPLAY_RECORDS=10000000 ROUNDS=1 BROKER_OPTS="-Xms1g -Xmx1g" (defaults)
+set -eu
+cd "$(dirname "$0")/../.."
+seconds=${SECONDS_PER_RUN:-20}
+warmup=${WARMUP_SECONDS:-10}
+replay=${REPLAY_RECORDS:-10000000}
+rounds=${ROUNDS:-1}
+broker_opts=${BROKER_OPTS:-"-Xms1g -Xmx1g -XX:+UseG1GC"}
+port=${BENCH_KAFKA_PORT:-19092}
+mqtt_port=${BENCH_PORT:-18830}
+work=$(mktemp -d)
+broker=
+trap 'kill $broker 2>/dev/null || true; rm -rf "$work"' EXIT
+
+client() {
+  taskset -c 1 java -cp "examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*" \
+    io.sluice.examples.bench.KafkaBench "$@" --bootstrap "127.0.0.1:$port" 2>/dev/null
+}
+
+wait_port() {
+  i=0
+  until (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 600 ] || { echo "broker did not start on port $1" >&2; exit 1; }; sleep 0.1
+  done
+}
+
+start_sluice() {
+  mkdir -p "$work/sluice"
+  cat > "$work/sluice/sluice.conf" <<CONF
+listeners.tcp.bind = "127.0.0.1:$mqtt_port"
+listeners.kafka.bind = "127.0.0.1:$port"
+log.level = warn
+persistence.enabled = false
+streams.dir = "$work/sluice/streams"
+streams.latency { topic = "latency/#" }
+CONF
+  SLUICE_JAVA_OPTS="$broker_opts" taskset -c 0 bin/sluice -c "$work/sluice/sluice.conf" > "$work/sluice/out.log" 2>&1 &
+  broker=$!
+  wait_port $port
+}
+
+start_kafka() {
+  mkdir -p "$work/kafka"
+  if [ ! -s "$work/kafka.cp" ]; then
+    mvn -q -f examples/bench/kafka-broker/pom.xml dependency:build-classpath -Dmdep.outputFile="$work/kafka.cp" \
+      -Dmdep.includeScope=runtime
+  fi
+  cport=$((port + 1))
+  sed -e "s/CPORT/$cport/g" -e "s/PORT/$port/g" -e "s#DIR#$work/kafka/data#" examples/bench/kafka-broker/server.properties \
+    > "$work/kafka/server.properties"
+  cp="$(cat "$work/kafka.cp")"
+  java -cp "$cp" kafka.tools.StorageTool format -t "$(java -cp "$cp" kafka.tools.StorageTool random-uuid)" \
+    -c "$work/kafka/server.properties" > "$work/kafka/format.log" 2>&1
+  taskset -c 0 java $broker_opts -Dlog4j2.configurationFile=examples/bench/kafka-broker/log4j2.properties \
+    -cp "$cp" kafka.Kafka "$work/kafka/server.properties" > "$work/kafka/out.log" 2>&1 &
+  broker=$!
+  wait_port $port
+}
+
+stop_broker() {
+  kill "$broker"; wait "$broker" 2>/dev/null || true
+  broker=
+}
+
+scenarios() { # label
+  client create --topic bench --partitions 1
+  client create --topic replay --partitions 1
+  for round in $(seq "$rounds"); do
+    client produce --topic bench --payload 1024 --seconds "$seconds" --warmup "$warmup" --pid "$broker" --label "$1"
+  done
+  client fill --topic replay --payload 100 --records "$replay" --label "$1"
+  for round in $(seq "$rounds"); do
+    client replay --topic replay --records "$replay" --pid "$broker" --label "$1"
+  done
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+start_sluice
+scenarios sluice
+client latency --topic latency --rate 1000 --seconds "$seconds" --warmup 5 --mqtt-port "$mqtt_port" \
+  --mqtt-topic latency/e2e --label sluice
+client create --topic klatency --partitions 1
+client latency --topic klatency --rate 1000 --seconds "$seconds" --warmup 5 --label sluice
+stop_broker
+echo "load between: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+start_kafka
+scenarios "kafka-4.3.1"
+client create --topic klatency --partitions 1
+client latency --topic klatency --rate 1000 --seconds "$seconds" --warmup 5 --label "kafka-4.3.1"
+stop_broker
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

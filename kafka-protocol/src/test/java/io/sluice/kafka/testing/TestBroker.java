@@ -1,0 +1,113 @@
+package io.sluice.kafka.testing;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.sluice.kafka.KafkaAuthorizer;
+import io.sluice.kafka.KafkaListener;
+import io.sluice.kafka.KafkaSettings;
+import io.sluice.kafka.MqttPublisher;
+import io.sluice.net.EventLoops;
+import io.sluice.net.ListenerSpec;
+import io.sluice.net.auth.Authenticator;
+import io.sluice.storage.StorageAdapter;
+import io.sluice.streams.StreamSettings;
+import io.sluice.streams.Streams;
+
+/**
+ * A Kafka listener over streams in a folder, in this JVM: the server's Kafka side without MQTT.
+ * Opened on an ephemeral port of 127.0.0.1; {@link #restart()} closes and opens it again on the
+ * same data (a new port).
+ */
+public final class TestBroker implements AutoCloseable {
+    private final Path dir;
+    private final List<StreamSettings> configured;
+    private final Authenticator authenticator;
+    private final KafkaAuthorizer authorizer;
+    private final MqttPublisher publisher;
+    private int advertisedPort;
+    private EventLoops loops;
+    private StorageAdapter adapter;
+    private Streams streams;
+    private KafkaListener listener;
+
+    private TestBroker(Path dir, List<StreamSettings> configured, Authenticator authenticator, KafkaAuthorizer authorizer,
+                       MqttPublisher publisher) {
+        this.dir = dir;
+        this.configured = configured;
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+        this.publisher = publisher;
+    }
+
+    public static TestBroker start(Path dir, List<StreamSettings> configured) {
+        return start(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL, MqttPublisher.NONE);
+    }
+
+    public static TestBroker start(Path dir, List<StreamSettings> configured, Authenticator authenticator,
+                                   KafkaAuthorizer authorizer, MqttPublisher publisher) {
+        TestBroker broker = new TestBroker(dir, configured, authenticator, authorizer, publisher);
+        broker.open();
+        return broker;
+    }
+
+    /** A broker that tells clients to connect to {@code advertisedPort} (a proxy in front of it). */
+    public static TestBroker startBehind(Path dir, List<StreamSettings> configured, int advertisedPort) {
+        TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
+                MqttPublisher.NONE);
+        broker.advertisedPort = advertisedPort;
+        broker.open();
+        return broker;
+    }
+
+    private void open() {
+        loops = new EventLoops(2);
+        adapter = StorageAdapter.open(dir);
+        streams = Streams.open(adapter, configured);
+        KafkaSettings defaults = KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", 0)));
+        KafkaSettings settings = new KafkaSettings(defaults.listener(), null, advertisedPort, defaults.maxRequestSize(),
+                defaults.createdEngine(), defaults.createdPartitionKey(), defaults.createdLog());
+        listener = KafkaListener.bind(settings, streams, authenticator, authorizer, publisher, loops);
+    }
+
+    /** The port the listener is bound to. */
+    public int port() {
+        return listener.localAddress().getPort();
+    }
+
+    /** {@code host:port} for {@code bootstrap.servers}. */
+    public String bootstrap() {
+        return listener.advertised();
+    }
+
+    public Streams streams() {
+        return streams;
+    }
+
+    /** Closes everything and opens it again on the same folder. */
+    public void restart() {
+        close();
+        open();
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.close();
+            listener = null;
+        }
+        if (streams != null) {
+            streams.close();
+            streams = null;
+        }
+        if (adapter != null) {
+            adapter.close();
+            adapter = null;
+        }
+        if (loops != null) {
+            loops.close();
+            loops = null;
+        }
+    }
+}
