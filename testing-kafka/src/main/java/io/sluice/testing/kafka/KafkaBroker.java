@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +42,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * }</pre>
  *
  * <p>The broker's class path ({@code kafka_2.13} and its dependencies, resolved by Maven when this
- * module is built) is read from the resource {@code broker.classpath} beside this class, so none of
+ * module is built) is read from the resources {@code broker.classpath} and {@code
+ * broker-runtime.classpath} beside this class, so none of
  * the broker's jars (Scala, Jackson, ...) reach the caller's class path. The broker runs lean: 192 MB
  * heap, serial GC, C1 only and an 8 MiB log-cleaner buffer (the default 128 MiB does not fit that
  * heap); it starts in about three seconds. Its output goes to {@code <dir>/broker.log}.
@@ -48,7 +51,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 public final class KafkaBroker implements AutoCloseable {
     /** How long start-up and shutdown may take on a loaded two-core machine. */
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final String CLASSPATH_RESOURCE = "broker.classpath";
+    private static final List<String> CLASSPATH_RESOURCES = List.of("broker.classpath", "broker-runtime.classpath");
 
     private final Path dir;
     private final int port;
@@ -152,13 +155,18 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** The class path Maven resolved for the broker when this module was built. */
     private static String brokerClassPath() throws IOException {
-        try (InputStream in = KafkaBroker.class.getResourceAsStream(CLASSPATH_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + CLASSPATH_RESOURCE + " is missing beside "
-                        + KafkaBroker.class.getName() + ": build the testing-kafka module with Maven, which writes it");
+        Set<String> entries = new LinkedHashSet<>();
+        for (String resource : CLASSPATH_RESOURCES) {
+            try (InputStream in = KafkaBroker.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("resource " + resource + " is missing beside "
+                            + KafkaBroker.class.getName() + ": build the testing-kafka module with Maven, which writes it");
+                }
+                String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+                entries.addAll(List.of(text.split(java.io.File.pathSeparator)));
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         }
+        return String.join(java.io.File.pathSeparator, entries);
     }
 
     private void writeConfiguration() throws IOException {
