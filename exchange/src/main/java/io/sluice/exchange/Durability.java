@@ -1,5 +1,7 @@
 package io.sluice.exchange;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * What an exchange promises about a captured message before its Parquet file is published
  * ({@code exchange.durability}).
@@ -32,6 +34,6 @@ public enum Durability {
                 return durability;
             }
         }
-        throw new IllegalArgumentException("durability: must be none or wal, was '" + value + "'");
+        throw new InvalidSettingException("durability", "must be none or wal, was '" + value + "'");
     }
 }

@@ -12,6 +12,7 @@ import io.sluice.ringbus.Ring;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.ringbus.SpillDirectory;
 import io.sluice.ringbus.SpilledBatch;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.stream.CommandException;
 import io.sluice.stream.PluginCounter;
 import io.sluice.stream.PluginRegistry;
@@ -98,7 +99,7 @@ public final class Exchange implements AutoCloseable {
      *
      * @param scheduler flusher threads for the write-ahead log, shared by the server's exchanges and
      *                  closed by the caller after them; null gives the log threads of its own
-     * @throws IllegalArgumentException whose message starts with the key path of a bad setting:
+     * @throws InvalidSettingException with the key path of a bad setting, relative to the exchange block:
      *                                  {@code streamType} (unknown plugin), {@code plugin.<key>},
      *                                  {@code parquet.dir} (cannot be created), {@code ringbus.spill_dir},
      *                                  {@code storage.dir} (the log cannot be opened there)
@@ -165,7 +166,7 @@ public final class Exchange implements AutoCloseable {
             if (settings.walDir() != null) {
                 throw e;
             }
-            throw new IllegalArgumentException("parquet.dir: cannot open the write-ahead log " + settings.walDirectory()
+            throw new InvalidSettingException("parquet.dir", "cannot open the write-ahead log " + settings.walDirectory()
                     + " beside " + settings.parquet().dir() + ": " + e.getCause().getMessage(), e);
         }
     }
@@ -193,7 +194,7 @@ public final class Exchange implements AutoCloseable {
             if (settings.ring().spillDir() != null) {
                 throw e;
             }
-            throw new IllegalArgumentException("parquet.dir: cannot create directory " + settings.parquet().dir()
+            throw new InvalidSettingException("parquet.dir", "cannot create directory " + settings.parquet().dir()
                     + " (with its spill directory " + dir + "): " + e.getCause(), e);
         }
     }

@@ -3,6 +3,7 @@ package io.sluice.exchange;
 import io.sluice.parquet.ParquetSettings;
 import io.sluice.ringbus.FullOp;
 import io.sluice.ringbus.RingSettings;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.LogSettings;
@@ -14,9 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * One exchange path's settings: the {@code exchange { }} block of an {@code exchange_client}.
- * Invalid values throw IllegalArgumentException whose message starts with the key path relative
- * to the {@code exchange} block ({@code name: ...}, {@code ringbus.cap: ...},
- * {@code parquet.dir: ...}); start-up prefixes {@code exchange_client.<id>.exchange.}.
+ * Invalid values throw {@link InvalidSettingException} with the key path relative to the
+ * {@code exchange} block ({@code name}, {@code ringbus.cap}, {@code parquet.dir}); start-up puts
+ * it under {@code exchange_client.<id>.exchange}.
  * {@code streamType} and {@code plugin.*} are checked when the exchange opens (they depend on the
  * plugins found), as is whether {@code parquet.dir} can be created.
  *
@@ -65,29 +66,29 @@ public record ExchangeSettings(String name, String topic, int streamType, RingSe
 
     public ExchangeSettings {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("name: must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, was "
+            throw new InvalidSettingException("name", "must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, was "
                     + (name == null ? "null" : "'" + name + "'"));
         }
         if (topic == null || topic.isEmpty()) {
-            throw new IllegalArgumentException("topic: must be a non-empty MQTT topic filter");
+            throw new InvalidSettingException("topic", "must be a non-empty MQTT topic filter");
         }
         if (streamType < 0) {
-            throw new IllegalArgumentException("streamType: must be 0 or more, was " + streamType);
+            throw new InvalidSettingException("streamType", "must be 0 or more, was " + streamType);
         }
         Objects.requireNonNull(ring, "ring");
         Objects.requireNonNull(parquet, "parquet");
         plugin = Map.copyOf(Objects.requireNonNull(plugin, "plugin"));
         if (durability == null) {
-            throw new IllegalArgumentException("durability: must be none or wal, was null");
+            throw new InvalidSettingException("durability", "must be none or wal, was null");
         }
         checkWal(wal);
         if (durability == Durability.NONE && ring.fullOp() == FullOp.FILE && ring.spillDir() == null
                 && localDirectory(parquet.dir()) == null) {
-            throw new IllegalArgumentException("ringbus.spill_dir: required when fullOp = 3 (FILE) and parquet.dir ("
+            throw new InvalidSettingException("ringbus.spill_dir", "required when fullOp = 3 (FILE) and parquet.dir ("
                     + parquet.dir() + ") is not a local directory");
         }
         if (durability == Durability.WAL && walDir == null && localDirectory(parquet.dir()) == null) {
-            throw new IllegalArgumentException("storage.dir: required when durability = wal and parquet.dir ("
+            throw new InvalidSettingException("storage.dir", "required when durability = wal and parquet.dir ("
                     + parquet.dir() + ") is not a local directory: the write-ahead log lives on a local disk");
         }
     }
@@ -95,18 +96,18 @@ public record ExchangeSettings(String name, String topic, int streamType, RingSe
     /** The write-ahead log must keep every record until the exchange trims it. */
     private static void checkWal(LogSettings wal) {
         if (wal == null) {
-            throw new IllegalArgumentException("storage: the write-ahead log's settings are missing");
+            throw new InvalidSettingException("storage", "the write-ahead log's settings are missing");
         }
-        String why = ": must be -1 (unlimited); the write-ahead log is trimmed as soon as its records are in Parquet,"
+        String why = "must be -1 (unlimited); the write-ahead log is trimmed as soon as its records are in Parquet,"
                 + " and retention would delete records not written yet";
         if (wal.retentionMs() != LogSettings.UNLIMITED) {
-            throw new IllegalArgumentException("storage.retention_ms" + why + ", was " + wal.retentionMs());
+            throw new InvalidSettingException("storage.retention_ms", why + ", was " + wal.retentionMs());
         }
         if (wal.retentionBytes() != LogSettings.UNLIMITED) {
-            throw new IllegalArgumentException("storage.retention_bytes" + why + ", was " + wal.retentionBytes());
+            throw new InvalidSettingException("storage.retention_bytes", why + ", was " + wal.retentionBytes());
         }
         if (wal.cleanupPolicy() != CleanupPolicy.DELETE) {
-            throw new IllegalArgumentException("storage.cleanup_policy: must be delete; a write-ahead log is never compacted, was "
+            throw new InvalidSettingException("storage.cleanup_policy", "must be delete; a write-ahead log is never compacted, was "
                     + wal.cleanupPolicy().configName());
         }
     }
@@ -183,7 +184,7 @@ public record ExchangeSettings(String name, String topic, int streamType, RingSe
         try {
             return Paths.get(java.net.URI.create(dir));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("parquet.dir: '" + dir + "' is not a valid file: URI: " + e.getMessage(), e);
+            throw new InvalidSettingException("parquet.dir", "'" + dir + "' is not a valid file: URI: " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.exchange;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.stream.PluginRegistry;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ public final class Exchanges implements AutoCloseable {
     /**
      * Opens every exchange, in order.
      *
-     * @throws IllegalArgumentException for a duplicate name (starting {@code name: }) or a bad setting
+     * @throws InvalidSettingException for a duplicate name (key {@code name}) or a bad setting
      *                                  of one exchange (see {@link Exchange#open}); nothing stays open
      */
     public static Exchanges open(List<ExchangeSettings> settings, PluginRegistry plugins) throws IOException {
@@ -36,7 +37,7 @@ public final class Exchanges implements AutoCloseable {
         for (int i = 0; i < settings.size(); i++) {
             Integer first = seen.putIfAbsent(settings.get(i).name(), i);
             if (first != null) {
-                throw new IllegalArgumentException("name: duplicate exchange name '" + settings.get(i).name()
+                throw new InvalidSettingException("name", "duplicate exchange name '" + settings.get(i).name()
                         + "' (exchanges " + first + " and " + i + " in order)");
             }
         }
@@ -60,7 +61,7 @@ public final class Exchanges implements AutoCloseable {
         Map<String, Exchange> byName = new LinkedHashMap<>();
         for (Exchange exchange : exchanges) {
             if (byName.putIfAbsent(exchange.name(), exchange) != null) {
-                IllegalArgumentException e = new IllegalArgumentException("name: duplicate exchange name '"
+                IllegalArgumentException e = new InvalidSettingException("name", "duplicate exchange name '"
                         + exchange.name() + "'");
                 closeAll(exchanges, e);
                 throw e;

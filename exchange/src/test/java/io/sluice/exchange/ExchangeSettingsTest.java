@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.parquet.Compression;
 import io.sluice.ringbus.FullOp;
 import io.sluice.ringbus.RingSettings;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.stream.PluginRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,8 +30,8 @@ class ExchangeSettingsTest {
     }
 
     private static void assertKey(String key, Executable action) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action);
-        assertTrue(e.getMessage().startsWith(key + ": "), "expected '" + key + ": ...' but got: " + e.getMessage());
+        InvalidSettingException e = assertThrows(InvalidSettingException.class, action);
+        assertEquals(key, e.key(), e.getMessage());
     }
 
     private static void open(ExchangeSettings settings) throws IOException {

@@ -1,5 +1,6 @@
 package io.sluice.parquet;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.Locale;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
@@ -30,7 +31,7 @@ public enum Compression {
     /**
      * The compression for a configuration value, case-insensitive.
      *
-     * @throws IllegalArgumentException naming {@code parquet.compress} and the accepted values
+     * @throws InvalidSettingException for {@code parquet.compress}, naming the accepted values
      */
     public static Compression of(String value) {
         if (value != null) {
@@ -40,7 +41,7 @@ public enum Compression {
                 }
             }
         }
-        throw new IllegalArgumentException("parquet.compress: must be uncompressed, snappy, gzip, zstd or lz4, was " + value);
+        throw new InvalidSettingException("parquet.compress", "must be uncompressed, snappy, gzip, zstd or lz4, was " + value);
     }
 
     /** The configuration value. */

@@ -1,5 +1,6 @@
 package io.sluice.parquet;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,7 +26,7 @@ public final class FileName {
     private final Pattern temporary;
 
     /**
-     * @throws IllegalArgumentException when prefix or exchange name have characters other than
+     * @throws InvalidSettingException when prefix or exchange name have characters other than
      *                                  letters, digits, {@code . _ -}, or the name is empty or starts with a dot
      */
     public FileName(String prefix, String exchange) {
@@ -41,16 +42,16 @@ public final class FileName {
             if (mayBeEmpty) {
                 return;
             }
-            throw new IllegalArgumentException(key + ": must not be empty");
+            throw new InvalidSettingException(key, "must not be empty");
         }
         if (value.startsWith(".") || value.startsWith("_")) {
-            throw new IllegalArgumentException(key + ": '" + value + "' must not start with '.' or '_' (hidden files)");
+            throw new InvalidSettingException(key, "'" + value + "' must not start with '.' or '_' (hidden files)");
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
             if (!ok) {
-                throw new IllegalArgumentException(key + ": '" + value + "' has '" + c + "' at index " + i
+                throw new InvalidSettingException(key, "'" + value + "' has '" + c + "' at index " + i
                         + "; allowed are letters, digits, '.', '_' and '-'");
             }
         }
@@ -82,12 +83,6 @@ public final class FileName {
     /** Whether the name is a file of this exchange being written (or left by a crash). */
     public boolean isTemporary(String name) {
         return temporary.matcher(name).matches();
-    }
-
-    /** The sequence number of a temporary name, or -1. */
-    public long temporarySeq(String name) {
-        Matcher m = temporary.matcher(name);
-        return m.matches() ? Long.parseLong(m.group(1)) : -1;
     }
 
     /**

@@ -1,11 +1,13 @@
 package io.sluice.parquet;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Where and how one exchange's Parquet files are written. Invalid values throw
- * IllegalArgumentException whose message starts with the key path ({@code parquet.file_count: ...}).
+ * {@link InvalidSettingException} with the key path relative to the block holding the
+ * {@code parquet} block ({@code parquet.file_count}).
  *
  * @param compress       page compression (default zstd)
  * @param dir            the directory: a local path, or a Hadoop FileSystem URI such as
@@ -31,24 +33,24 @@ public record ParquetSettings(Compression compress, String dir, String fileNameP
 
     public ParquetSettings {
         if (compress == null) {
-            throw new IllegalArgumentException("parquet.compress: missing");
+            throw new InvalidSettingException("parquet.compress", "missing");
         }
         if (dir == null || dir.isBlank()) {
-            throw new IllegalArgumentException("parquet.dir: missing");
+            throw new InvalidSettingException("parquet.dir", "missing");
         }
         Objects.requireNonNull(fileNamePrefix, "fileNamePrefix");
         FileName.checkPart("parquet.file_name_prefix", fileNamePrefix, true);
         if (fileCount < 1) {
-            throw new IllegalArgumentException("parquet.file_count: must be at least 1, was " + fileCount);
+            throw new InvalidSettingException("parquet.file_count", "must be at least 1, was " + fileCount);
         }
         if (fileSize < MIN_FILE_SIZE) {
-            throw new IllegalArgumentException("parquet.file_size: must be at least " + MIN_FILE_SIZE + " bytes (it is the size of one file), was " + fileSize);
+            throw new InvalidSettingException("parquet.file_size", "must be at least " + MIN_FILE_SIZE + " bytes (it is the size of one file), was " + fileSize);
         }
         if (queueBatches < 1) {
-            throw new IllegalArgumentException("parquet.queue_batches: must be at least 1, was " + queueBatches);
+            throw new InvalidSettingException("parquet.queue_batches", "must be at least 1, was " + queueBatches);
         }
         if (rowGroupBytes < MIN_ROW_GROUP_BYTES) {
-            throw new IllegalArgumentException("parquet.row_group_bytes: must be at least " + MIN_ROW_GROUP_BYTES + ", was " + rowGroupBytes);
+            throw new InvalidSettingException("parquet.row_group_bytes", "must be at least " + MIN_ROW_GROUP_BYTES + ", was " + rowGroupBytes);
         }
         hadoop = Map.copyOf(Objects.requireNonNull(hadoop, "hadoop"));
     }

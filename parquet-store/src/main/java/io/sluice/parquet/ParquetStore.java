@@ -2,6 +2,7 @@ package io.sluice.parquet;
 
 import io.sluice.parquet.internal.FileInput;
 import io.sluice.parquet.internal.ZstdPageCompressor;
+import io.sluice.settings.InvalidSettingException;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -92,7 +93,7 @@ public final class ParquetStore implements AutoCloseable {
      * catalog and the newest footer, applies {@code file_count}, and starts the writer thread.
      *
      * @param fileMetadata footer entries to add to every file (exchange name, plugin)
-     * @throws IllegalArgumentException naming {@code parquet.dir} when the directory or its file
+     * @throws InvalidSettingException for {@code parquet.dir} when the directory or its file
      *                                  system cannot be opened or created, or {@code name} when the
      *                                  exchange name cannot be part of a file name
      * @throws IOException              when reading the directory fails
@@ -109,7 +110,7 @@ public final class ParquetStore implements AutoCloseable {
         try {
             fs = FileSystem.newInstance(dir.toUri(), configuration);
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("parquet.dir: cannot open the file system of " + settings.dir() + ": " + e.getMessage(), e);
+            throw new InvalidSettingException("parquet.dir", "cannot open the file system of " + settings.dir() + ": " + e.getMessage(), e);
         }
         try {
             createDirectory(fs, dir, settings.dir());
@@ -142,7 +143,7 @@ public final class ParquetStore implements AutoCloseable {
                 throw new IOException("mkdirs returned false");
             }
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("parquet.dir: cannot create directory " + configured + ": " + e.getMessage(), e);
+            throw new InvalidSettingException("parquet.dir", "cannot create directory " + configured + ": " + e.getMessage(), e);
         }
     }
 

@@ -133,16 +133,6 @@ final class WriteQueue {
         }
     }
 
-    /** Batches queued and not yet taken by the writer. */
-    int queued() {
-        lock.lock();
-        try {
-            return queued.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** In-memory batches queued or being written. */
     int inMemory() {
         lock.lock();

@@ -1,5 +1,6 @@
 package io.sluice.parquet;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.testing.Eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -436,7 +437,7 @@ class ParquetStoreTest {
     }
 
     private static void assertKey(String key, Runnable action) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action::run);
-        assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+        InvalidSettingException e = assertThrows(InvalidSettingException.class, action::run);
+        assertEquals(key, e.key(), e.getMessage());
     }
 }

@@ -3,7 +3,7 @@ package io.sluice.query;
 import io.sluice.query.wire.ErrFrame;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeQuery;
-import io.sluice.query.internal.ErrorLog;
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.query.internal.FrameWriter;
 import io.sluice.query.internal.PairEndpoint;
 import io.sluice.query.internal.PairEndpoint.Outcome;
@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -56,14 +57,16 @@ public final class QueryServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+    /** A failure that repeats (a damaged file failing every query, a client flooding bad requests) is logged once per this. */
+    private static final Duration ERROR_INTERVAL = Duration.ofSeconds(10);
 
     private final Exchange exchange;
     private final QueryServerSettings settings;
     private final AtomicLongArray counts = new AtomicLongArray(QueryCounter.values().length);
     private final PairEndpoint endpoint;
     private final RateLimit rateLimit;
-    private final ErrorLog readErrors;
-    private final ErrorLog refusals;
+    private final RateLimitedLog readErrors;
+    private final RateLimitedLog refusals;
     private final ByteBuffer frameBuffer;
     private final Thread thread;
     private volatile boolean stopping;
@@ -75,8 +78,8 @@ public final class QueryServer implements AutoCloseable {
         this.endpoint = PairEndpoint.bind(exchange.name(), settings.url(), settings.sendTimeout().toNanos(), settings.nice(),
                 () -> stopping, counts);
         this.rateLimit = new RateLimit(settings.limitFrequency(), System::nanoTime);
-        this.readErrors = new ErrorLog(LOG, exchange.name());
-        this.refusals = new ErrorLog(LOG, exchange.name());
+        this.readErrors = RateLimitedLog.onePer(LOG, "query server of exchange " + exchange.name(), ERROR_INTERVAL);
+        this.refusals = RateLimitedLog.onePer(LOG, "query server of exchange " + exchange.name(), ERROR_INTERVAL);
         this.frameBuffer = ByteBuffer.allocate(settings.maxFrameBytes());
         this.thread = new Thread(this::run, "sluice-query-" + exchange.name());
     }

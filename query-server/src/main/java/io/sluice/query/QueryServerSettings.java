@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.settings.InvalidSettingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -8,8 +9,8 @@ import java.util.regex.Pattern;
  * One exchange's query endpoint: the {@code exchange_url}, {@code limit_frequency} and
  * {@code max_frame_bytes} keys of an {@code exchange_client.<id>} block, plus Sluice's own
  * {@code max_sync_bytes}, {@code send_timeout}, {@code spool_dir} and {@code query_nice}. Invalid values throw
- * IllegalArgumentException whose message starts with the key ({@code exchange_url: ...});
- * start-up prefixes {@code exchange_client.<id>.}.
+ * {@link InvalidSettingException} with the key relative to the {@code exchange_client.<id>} block
+ * ({@code exchange_url}); start-up puts it under that block.
  *
  * @param url            where the PAIR socket binds: {@code tcp://<host>:<port>}; host {@code *} means
  *                       every interface, port {@code *} an ephemeral port (tests)
@@ -49,37 +50,37 @@ public record QueryServerSettings(String url, int limitFrequency, int maxFrameBy
     public QueryServerSettings {
         checkUrl(url);
         if (limitFrequency < 0) {
-            throw new IllegalArgumentException("limit_frequency: must be 0 (unlimited) or more queries per 5 s, was " + limitFrequency);
+            throw new InvalidSettingException("limit_frequency", "must be 0 (unlimited) or more queries per 5 s, was " + limitFrequency);
         }
         if (maxFrameBytes < MIN_FRAME_BYTES || maxFrameBytes > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException("max_frame_bytes: must be " + MIN_FRAME_BYTES + " to " + MAX_FRAME_BYTES
+            throw new InvalidSettingException("max_frame_bytes", "must be " + MIN_FRAME_BYTES + " to " + MAX_FRAME_BYTES
                     + " bytes, was " + maxFrameBytes);
         }
         if (maxSyncBytes < MIN_FRAME_BYTES || maxSyncBytes > MAX_SYNC_BYTES) {
-            throw new IllegalArgumentException("max_sync_bytes: must be " + MIN_FRAME_BYTES + " to " + MAX_SYNC_BYTES
+            throw new InvalidSettingException("max_sync_bytes", "must be " + MIN_FRAME_BYTES + " to " + MAX_SYNC_BYTES
                     + " bytes, was " + maxSyncBytes);
         }
         if (sendTimeout == null || sendTimeout.compareTo(Duration.ofMillis(100)) < 0 || sendTimeout.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("send_timeout: must be 100 ms to 1 h, was " + sendTimeout);
+            throw new InvalidSettingException("send_timeout", "must be 100 ms to 1 h, was " + sendTimeout);
         }
         if (spoolDir == null) {
-            throw new IllegalArgumentException("spool_dir: missing");
+            throw new InvalidSettingException("spool_dir", "missing");
         }
         if (nice < 0 || nice > 19) {
-            throw new IllegalArgumentException("query_nice: must be 0 (leave the priority) to 19 (lowest), was " + nice);
+            throw new InvalidSettingException("query_nice", "must be 0 (leave the priority) to 19 (lowest), was " + nice);
         }
     }
 
     private static void checkUrl(String url) {
         if (url == null || !TCP_URL.matcher(url).matches()) {
-            throw new IllegalArgumentException("exchange_url: must be tcp://<host>:<port>, e.g. " + DEFAULT_URL + ", was "
+            throw new InvalidSettingException("exchange_url", "must be tcp://<host>:<port>, e.g. " + DEFAULT_URL + ", was "
                     + (url == null ? "null" : "'" + url + "'"));
         }
         String port = url.substring(url.lastIndexOf(':') + 1);
         if (!port.equals("*")) {
             int number = Integer.parseInt(port);
             if (number < 1 || number > 65535) {
-                throw new IllegalArgumentException("exchange_url: port must be 1 to 65535, was " + number + " in '" + url + "'");
+                throw new InvalidSettingException("exchange_url", "port must be 1 to 65535, was " + number + " in '" + url + "'");
             }
         }
     }

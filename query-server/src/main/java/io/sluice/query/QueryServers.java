@@ -1,6 +1,7 @@
 package io.sluice.query;
 
 import io.sluice.exchange.Exchange;
+import io.sluice.settings.InvalidSettingException;
 import java.net.BindException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public final class QueryServers implements AutoCloseable {
      * Opens one query server per exchange, in the map's iteration order (pass a LinkedHashMap in
      * configuration order).
      *
-     * @throws IllegalArgumentException starting {@code exchange_url: } when two exchanges name the same URL
+     * @throws InvalidSettingException for {@code exchange_url} when two exchanges name the same URL
      * @throws BindException            naming the exchange and the URL when one cannot be bound; nothing stays open
      */
     public static QueryServers open(Map<Exchange, QueryServerSettings> settings) throws BindException {
@@ -57,7 +58,7 @@ public final class QueryServers implements AutoCloseable {
             }
             String other = seen.putIfAbsent(server.url().toLowerCase(Locale.ROOT), each.getKey().name());
             if (other != null) {
-                throw new IllegalArgumentException("exchange_url: exchanges " + other + " and " + each.getKey().name()
+                throw new InvalidSettingException("exchange_url", "exchanges " + other + " and " + each.getKey().name()
                         + " both use " + server.url() + "; each exchange needs a URL of its own");
             }
         }

@@ -1,5 +1,7 @@
 package io.sluice.ringbus;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * What the ring does when a batch is full (it reached {@code cap} messages or
  * {@code max_batch_bytes}) and the writer's queue has no room for it. When the writer has room,
@@ -32,7 +34,7 @@ public enum FullOp {
     /**
      * The policy for a configuration value.
      *
-     * @throws IllegalArgumentException for a value other than 0 to 3, naming {@code ringbus.fullOp}
+     * @throws InvalidSettingException for {@code ringbus.fullOp}, a value other than 0 to 3
      */
     public static FullOp of(int code) {
         for (FullOp op : values()) {
@@ -40,6 +42,6 @@ public enum FullOp {
                 return op;
             }
         }
-        throw new IllegalArgumentException("ringbus.fullOp: must be 0 (NONE), 1 (DROP), 2 (RETURN) or 3 (FILE), was " + code);
+        throw new InvalidSettingException("ringbus.fullOp", "must be 0 (NONE), 1 (DROP), 2 (RETURN) or 3 (FILE), was " + code);
     }
 }

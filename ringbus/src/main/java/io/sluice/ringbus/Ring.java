@@ -9,6 +9,7 @@ import io.sluice.ringbus.internal.CaptureEvent;
 import io.sluice.ringbus.internal.LossLog;
 import io.sluice.ringbus.internal.RingHandler;
 import io.sluice.ringbus.internal.PollThenBlockWaitStrategy;
+import io.sluice.settings.InvalidSettingException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,6 +41,8 @@ public final class Ring implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ring.class);
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Offering threads look at the loss log on a full ring's refusals number 1, 65, 129, ... (the count masked by this is 1). */
+    private static final long REPORT_MASK = 63;
 
     private final String exchange;
     private final RingSettings settings;
@@ -71,11 +74,11 @@ public final class Ring implements AutoCloseable {
      */
     public Ring(String exchange, RingSettings settings, KeySource keys, WriteAheadLog log, BatchSink sink, SpillDirectory spill) {
         if (settings.fullOp() == FullOp.FILE && spill == null && log == null) {
-            throw new IllegalArgumentException("ringbus.spill_dir: exchange " + exchange + " has fullOp 3 (FILE) but no spill directory");
+            throw new InvalidSettingException("ringbus.spill_dir", "exchange " + exchange + " has fullOp 3 (FILE) but no spill directory");
         }
         this.exchange = exchange;
         this.settings = settings;
-        this.lossLog = new LossLog(exchange, counts);
+        this.lossLog = new LossLog(LOG, exchange, counts, LossLog.INTERVAL);
         long tick = Math.max(MIN_TICK_NANOS, Math.min(MAX_TICK_NANOS, settings.flushInterval().toNanos() / 4));
         this.ring = RingBuffer.createMultiProducer(CaptureEvent::new, settings.effectiveSlots(),
                 new PollThenBlockWaitStrategy(tick));
@@ -133,8 +136,10 @@ public final class Ring implements AutoCloseable {
         try {
             sequence = ring.tryNext();
         } catch (InsufficientCapacityException e) {
-            counts.incrementAndGet(RingCounter.REJECTED_RING_FULL.ordinal());
-            lossLog.maybeReport(System.nanoTime());
+            long rejected = counts.incrementAndGet(RingCounter.REJECTED_RING_FULL.ordinal());
+            if ((rejected & REPORT_MASK) == 1) {
+                lossLog.maybeReport(); // the ring thread may be waiting for the writer; not on every refusal, to stay cheap
+            }
             return false;
         }
         try {

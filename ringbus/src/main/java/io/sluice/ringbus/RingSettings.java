@@ -1,13 +1,14 @@
 package io.sluice.ringbus;
 
+import io.sluice.settings.InvalidSettingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * How one exchange's ring buffers and hands up batches. Invalid values throw
- * IllegalArgumentException whose message starts with the key path relative to the exchange
- * block ({@code ringbus.cap: ...}, {@code flush_interval: ...}).
+ * {@link InvalidSettingException} with the key path relative to the exchange block
+ * ({@code ringbus.cap}, {@code flush_interval}).
  *
  * @param name          the ringbus name (NanoMQ's {@code ringbus.name}), for logs
  * @param cap           messages per batch, 1 to {@value #MAX_CAP}; a full batch is handed up
@@ -32,29 +33,25 @@ public record RingSettings(String name, int cap, FullOp fullOp, Duration flushIn
     public RingSettings {
         Objects.requireNonNull(name, "name");
         if (cap < 1 || cap > MAX_CAP) {
-            throw new IllegalArgumentException("ringbus.cap: must be 1 to " + MAX_CAP + " messages, was " + cap);
+            throw new InvalidSettingException("ringbus.cap", "must be 1 to " + MAX_CAP + " messages, was " + cap);
         }
         if (fullOp == null) {
-            throw new IllegalArgumentException("ringbus.fullOp: missing");
+            throw new InvalidSettingException("ringbus.fullOp", "missing");
         }
         if (flushInterval == null || flushInterval.compareTo(Duration.ofMillis(1)) < 0 || flushInterval.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("flush_interval: must be 1 ms to 1 h, was " + flushInterval);
+            throw new InvalidSettingException("flush_interval", "must be 1 ms to 1 h, was " + flushInterval);
         }
         if (maxBatchBytes < 1) {
-            throw new IllegalArgumentException("max_batch_bytes: must be at least 1, was " + maxBatchBytes);
+            throw new InvalidSettingException("max_batch_bytes", "must be at least 1, was " + maxBatchBytes);
         }
         if (slots < 0 || (slots > 0 && Integer.bitCount(slots) != 1)) {
-            throw new IllegalArgumentException("ringbus.slots: must be 0 (derived from cap) or a power of two, was " + slots);
+            throw new InvalidSettingException("ringbus.slots", "must be 0 (derived from cap) or a power of two, was " + slots);
         }
     }
 
     /** Defaults: cap 10000, RETURN, flush every second, 16 MiB batches, derived slots, no spill directory. */
     public static RingSettings defaults() {
         return new RingSettings("ringbus", 10_000, FullOp.RETURN, Duration.ofSeconds(1), 16L << 20, 0, null);
-    }
-
-    public RingSettings withName(String value) {
-        return new RingSettings(value, cap, fullOp, flushInterval, maxBatchBytes, slots, spillDir);
     }
 
     public RingSettings withCap(int value) {

@@ -1,5 +1,6 @@
 package io.sluice.ringbus;
 
+import io.sluice.settings.InvalidSettingException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -33,17 +34,17 @@ public final class SpillDirectory {
     /**
      * Opens (creating if needed) a spill directory and deletes temporary files a crash left.
      *
-     * @throws IllegalArgumentException naming {@code ringbus.spill_dir} when the directory cannot be created
+     * @throws InvalidSettingException for {@code ringbus.spill_dir} when the directory cannot be created
      */
     public static SpillDirectory open(Path dir, String exchange) throws IOException {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new IllegalArgumentException("ringbus.spill_dir: cannot create directory " + dir + " for exchange "
+            throw new InvalidSettingException("ringbus.spill_dir", "cannot create directory " + dir + " for exchange "
                     + exchange + ": " + e, e);
         }
         if (!Files.isWritable(dir)) {
-            throw new IllegalArgumentException("ringbus.spill_dir: directory " + dir + " of exchange " + exchange + " is not writable");
+            throw new InvalidSettingException("ringbus.spill_dir", "directory " + dir + " of exchange " + exchange + " is not writable");
         }
         SpillDirectory spill = new SpillDirectory(dir, exchange);
         spill.removeTemporaryFiles();

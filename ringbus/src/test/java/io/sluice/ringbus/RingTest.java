@@ -1,5 +1,6 @@
 package io.sluice.ringbus;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.testing.Eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -307,7 +308,7 @@ class RingTest {
     }
 
     private static void assertKey(String key, Runnable action) {
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, action::run);
-        assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+        InvalidSettingException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidSettingException.class, action::run);
+        assertEquals(key, e.key(), e.getMessage());
     }
 }

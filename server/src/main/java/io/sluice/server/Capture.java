@@ -5,6 +5,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Tap;
 import io.sluice.broker.metrics.SysTopics;
 import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.routing.TopicFilter;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ExchangeConfig;
 import io.sluice.server.config.SluiceConfig;
@@ -36,14 +37,12 @@ import java.util.Map;
 final class Capture implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Capture.class);
 
-    private final List<ExchangeConfig> configs;
     private final Exchanges exchanges;
     private final QueryServers queries;
     private final LogScheduler logs;
     private final List<Tap> taps = new ArrayList<>();
 
-    private Capture(List<ExchangeConfig> configs, Exchanges exchanges, QueryServers queries, LogScheduler logs) {
-        this.configs = configs;
+    private Capture(Exchanges exchanges, QueryServers queries, LogScheduler logs) {
         this.exchanges = exchanges;
         this.queries = queries;
         this.logs = logs;
@@ -53,6 +52,7 @@ final class Capture implements AutoCloseable {
     }
 
     static Capture open(SluiceConfig config) {
+        checkTopics(config.exchanges());
         PluginRegistry plugins = plugins(config);
         LogScheduler logs = writeAheadLogThreads(config.exchanges());
         List<Exchange> opened = new ArrayList<>();
@@ -67,11 +67,25 @@ final class Capture implements AutoCloseable {
         }
         Exchanges exchanges = Exchanges.of(opened);
         try {
-            return new Capture(config.exchanges(), exchanges, openQueries(config.exchanges(), exchanges), logs);
+            return new Capture(exchanges, openQueries(config.exchanges(), exchanges), logs);
         } catch (RuntimeException e) {
             closeQuietly(exchanges);
             closeQuietly(logs);
             throw e;
+        }
+    }
+
+    /**
+     * Each exchange's topic filter, parsed as the broker's router parses a tap's filter, so that a
+     * bad one stops start-up naming its key before anything is opened.
+     */
+    private static void checkTopics(List<ExchangeConfig> configs) {
+        for (ExchangeConfig config : configs) {
+            try {
+                TopicFilter.parse(config.exchange().topic(), 0);
+            } catch (InvalidTopicException e) {
+                throw new ConfigError(config.path() + ".topic", "is not a valid MQTT topic filter: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -120,7 +134,7 @@ final class Capture implements AutoCloseable {
                 LOG.info("stream plugin {} ({}) loaded from {}", plugin.id(), plugin.name(), config.pluginsDir());
             }
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ConfigError("plugins.dir", e.getMessage());
+            throw new ConfigError("plugins.dir", e.getMessage(), e);
         }
         return plugins;
     }
@@ -129,7 +143,7 @@ final class Capture implements AutoCloseable {
         try {
             return Exchange.open(config.exchange(), plugins, logs);
         } catch (IllegalArgumentException e) {
-            throw ExchangeConfig.relative(config.path(), e);
+            throw ConfigError.in(config.path(), e);
         } catch (IOException e) {
             throw new IllegalStateException("exchange '" + config.exchange().name() + "' cannot open its data in "
                     + config.exchange().parquet().dir() + ": " + e.getMessage(), e);
@@ -152,16 +166,6 @@ final class Capture implements AutoCloseable {
 
     Exchanges exchanges() {
         return exchanges;
-    }
-
-    /** The key path of the topic filter that the router refused. */
-    String pathOf(InvalidTopicException e) {
-        for (ExchangeConfig config : configs) {
-            if (e.getMessage().contains("'" + config.exchange().topic() + "'")) {
-                return config.path() + ".topic";
-            }
-        }
-        return "exchange_client";
     }
 
     /** Adds the exchanges' counters to {@code $SYS} and {@code /metrics}. */

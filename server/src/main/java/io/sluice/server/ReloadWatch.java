@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * file replaced by rename, as editors and certificate tools do), and on SIGHUP for all targets.
  * A change is acted on once it has held still for one poll, so a file caught half-written is
  * not read. A reload that fails keeps what was loaded before, is counted
- * ({@code FILE_RELOADS_FAILED}) and logged with the file and line the target's exception names.
+ * ({@code FILE_RELOADS_FAILED}) and logged with the exception (which names the file and line) and its causes.
  *
  * <p>Polling and reloading run on the broker's timer thread, one reload at a time.
  */
@@ -83,6 +83,7 @@ final class ReloadWatch implements AutoCloseable {
     private final List<Target> targets = new CopyOnWriteArrayList<>();
     private final Runnable onHangup = this::reloadAllSoon;
     private ScheduledFuture<?> task;
+    private boolean started;
 
     /**
      * @param metrics    where reloads are counted
@@ -100,11 +101,19 @@ final class ReloadWatch implements AutoCloseable {
         targets.add(new Target(name, files, reload));
     }
 
-    /** Starts polling and listening for SIGHUP. */
+    /**
+     * Starts polling and listening for SIGHUP. SIGHUP is handled even with nothing to reload:
+     * the JVM's default would end the process, and a service manager's reload must not stop it.
+     */
     synchronized void start() {
-        if (task == null && !targets.isEmpty()) {
+        if (started) {
+            return;
+        }
+        started = true;
+        boolean handled = Hangup.register(onHangup);
+        if (!targets.isEmpty()) {
             task = timer.scheduleWithFixedDelay(this::poll, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
-            if (Hangup.register(onHangup)) {
+            if (handled) {
                 LOG.info("SIGHUP reloads {}", targets.stream().map(t -> t.name).toList());
             }
         }
@@ -143,8 +152,7 @@ final class ReloadWatch implements AutoCloseable {
             LOG.info("reloaded {} {} after {}", target.name, target.files, trigger);
         } catch (Exception e) {
             metrics.increment(BrokerCounter.FILE_RELOADS_FAILED);
-            LOG.error("reloading {} after {} failed, keeping the previous one: {}", target.name, trigger,
-                    e.getMessage());
+            LOG.error("reloading {} {} after {} failed, keeping the previous one", target.name, target.files, trigger, e);
         }
     }
 

@@ -9,7 +9,6 @@ import io.sluice.broker.metrics.SysTopics;
 import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.persistence.BrokerState;
 import io.sluice.broker.retain.RetainedJournal;
-import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ListenerConfig;
 import io.sluice.server.config.MonitoringConfig;
 import io.sluice.server.config.SluiceConfig;
@@ -115,7 +114,7 @@ public final class SluiceServer implements AutoCloseable {
             return new Broker(config.mqtt(), capture.taps(), access.authenticator(), access.authorizer(), sessions,
                     retained);
         } catch (InvalidTopicException e) {
-            throw new ConfigError(capture.pathOf(e), "is not a valid MQTT topic filter: " + e.getMessage());
+            throw new IllegalStateException("the exchanges' topic filters were checked when the capture opened", e);
         }
     }
 
@@ -167,11 +166,6 @@ public final class SluiceServer implements AutoCloseable {
         } catch (IOException e) {
             return "dev";
         }
-    }
-
-    /** The {@code $SYS} publisher; add values (such as capture counters) with {@link SysTopics#addSource}. */
-    public SysTopics sysTopics() {
-        return sysTopics;
     }
 
     /** The registry {@code /metrics} serves; register further collectors (such as exchange metrics) here. */

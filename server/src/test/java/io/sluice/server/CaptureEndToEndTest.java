@@ -3,6 +3,7 @@ package io.sluice.server;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.testing.Eventually;
@@ -236,6 +237,17 @@ class CaptureEndToEndTest {
                 exchange("a", "z", "a/#", "tcp://127.0.0.1:*", "parquet { compress = brotli }")).path());
         assertEquals("exchange_client.a.exchange.topic", startFails(
                 exchange("a", "t", "a/#/b", "tcp://127.0.0.1:*", "")).path());
+    }
+
+    @Test
+    void aBadTopicFilterIsNamedByItsOwnKeyEvenWhenAnotherFilterAppearsInTheReason() {
+        // The router's reason for "c/#/d" quotes '#', which is exchange a's whole filter.
+        ConfigError error = startFails(exchange("a", "all", "#", "tcp://127.0.0.1:*", "")
+                + exchange("b", "bad", "c/#/d", "tcp://127.0.0.1:*", ""));
+        assertEquals("exchange_client.b.exchange.topic", error.path());
+        assertEquals("exchange_client.b.exchange.topic: is not a valid MQTT topic filter: invalid topic 'c/#/d': "
+                + "'#' must be the last level", error.getMessage());
+        assertTrue(error.getCause() instanceof InvalidTopicException, String.valueOf(error.getCause()));
     }
 
     @Test

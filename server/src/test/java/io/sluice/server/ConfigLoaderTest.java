@@ -1,9 +1,12 @@
 package io.sluice.server;
 
+import com.typesafe.config.ConfigException;
 import io.sluice.broker.MqttSettings;
+import io.sluice.ringbus.RingSettings;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.config.SluiceConfig;
+import io.sluice.settings.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,9 +94,35 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aSettingsClassErrorIsReportedUnderItsBlockWithItsCause() {
+        ConfigError ring = error("""
+                exchange_client.a { exchange { name = t, topic = "t/#", streamType = 0, ringbus { cap = 0 } } }
+                """);
+        assertEquals("exchange_client.a.exchange.ringbus.cap: must be 1 to " + RingSettings.MAX_CAP + " messages, was 0",
+                ring.getMessage());
+        assertEquals("ringbus.cap", assertInstanceOf(InvalidSettingException.class, ring.getCause()).key(),
+                "the settings class's own error, relative to the exchange block, is the cause");
+
+        ConfigError parquet = error("parquet { file_count = 0 }");
+        assertEquals("parquet.file_count: must be at least 1, was 0", parquet.getMessage());
+        assertInstanceOf(InvalidSettingException.class, parquet.getCause());
+
+        ConfigError query = error("""
+                exchange_client.q { exchange_url = "tcp://127.0.0.1:99999", exchange { name = q, topic = "q/#" } }
+                """);
+        assertEquals("exchange_client.q.exchange_url", query.path());
+        assertInstanceOf(InvalidSettingException.class, query.getCause());
+
+        ConfigError rate = error("mqtt.messages_rate = \"fast\"");
+        assertEquals("mqtt.messages_rate", rate.path());
+        assertInstanceOf(IllegalArgumentException.class, rate.getCause(), "the rate parser's reason");
+    }
+
+    @Test
     void aSyntaxErrorNamesTheFile() {
         ConfigError e = error("mqtt { max_packet_size = ");
         assertTrue(e.getMessage().contains("sluice.conf"), e.getMessage());
+        assertInstanceOf(ConfigException.class, e.getCause(), "the parser's error stays the cause");
     }
 
     @Test

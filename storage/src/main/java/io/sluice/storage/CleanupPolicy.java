@@ -1,5 +1,7 @@
 package io.sluice.storage;
 
+import io.sluice.settings.InvalidSettingException;
+
 /** What keeps a log from growing without bound ({@code cleanup_policy}, as Kafka's {@code cleanup.policy}). */
 public enum CleanupPolicy {
     /** Retention deletes whole segments by age ({@code retention_ms}) and total size ({@code retention_bytes}). */
@@ -24,6 +26,6 @@ public enum CleanupPolicy {
                 return policy;
             }
         }
-        throw new IllegalArgumentException("cleanup_policy: expected delete or compact, got '" + value + "'");
+        throw new InvalidSettingException("cleanup_policy", "expected delete or compact, got '" + value + "'");
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.storage;
 
+import io.sluice.settings.InvalidSettingException;
+
 /** The storage engine behind one shard. */
 public enum Engine {
     /** Records live in the heap and are gone after a restart; the shard itself is remembered. */
@@ -24,6 +26,6 @@ public enum Engine {
                 return engine;
             }
         }
-        throw new IllegalArgumentException("engine: expected memory or segment, got '" + value + "'");
+        throw new InvalidSettingException("engine", "expected memory or segment, got '" + value + "'");
     }
 }

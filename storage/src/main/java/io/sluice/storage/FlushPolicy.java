@@ -1,5 +1,7 @@
 package io.sluice.storage;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * When a log forces its data to disk ({@code flush} in configuration). "Durable under the policy",
  * which is what readers and acknowledgements wait for, means: handed to the operating system for
@@ -31,6 +33,6 @@ public enum FlushPolicy {
                 return policy;
             }
         }
-        throw new IllegalArgumentException("flush: expected none, interval or always, got '" + value + "'");
+        throw new InvalidSettingException("flush", "expected none, interval or always, got '" + value + "'");
     }
 }

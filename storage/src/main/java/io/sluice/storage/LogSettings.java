@@ -1,12 +1,13 @@
 package io.sluice.storage;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Settings of one segmented log, named by the keys of DESIGN.md's {@code storage} block. Every value
- * is checked when the record is built; a bad one throws {@link IllegalArgumentException} naming the
- * key and the value. The server parses HOCON elsewhere and feeds keys through {@link Builder#set}.
+ * is checked when the record is built; a bad one throws {@link InvalidSettingException} with the
+ * key (relative to the {@code storage} block) and the value. The server parses HOCON elsewhere and feeds keys through {@link Builder#set}.
  *
  * @param segmentBytes        {@code segment_bytes}: roll to a new segment before one grows past this
  * @param segmentMs           {@code segment_ms}: roll once a segment's records span this long
@@ -61,18 +62,18 @@ public record LogSettings(
         between(INDEX_INTERVAL_BYTES, indexIntervalBytes, 0, Integer.MAX_VALUE);
         between(SEGMENT_INDEX_BYTES, segmentIndexBytes, MIN_SEGMENT_INDEX_BYTES, Integer.MAX_VALUE);
         if (flush == null) {
-            throw new IllegalArgumentException(FLUSH + ": must be none, interval or always, got null");
+            throw new InvalidSettingException(FLUSH, "must be none, interval or always, got null");
         }
         between(FLUSH_INTERVAL_MS, flushIntervalMs, 1, Long.MAX_VALUE);
         between(FLUSH_MESSAGES, flushMessages, 1, Long.MAX_VALUE);
         unlimitedOrPositive(RETENTION_MS, retentionMs);
         unlimitedOrPositive(RETENTION_BYTES, retentionBytes);
         if (cleanupPolicy == null) {
-            throw new IllegalArgumentException(CLEANUP_POLICY + ": must be delete or compact, got null");
+            throw new InvalidSettingException(CLEANUP_POLICY, "must be delete or compact, got null");
         }
         between(DELETE_RETENTION_MS, deleteRetentionMs, 0, Long.MAX_VALUE);
         if (!(minCleanableDirtyRatio >= 0.0 && minCleanableDirtyRatio <= 1.0)) {
-            throw new IllegalArgumentException(MIN_CLEANABLE_DIRTY_RATIO + ": must be between 0 and 1, got "
+            throw new InvalidSettingException(MIN_CLEANABLE_DIRTY_RATIO, "must be between 0 and 1, got "
                     + minCleanableDirtyRatio);
         }
     }
@@ -124,13 +125,13 @@ public record LogSettings(
 
     private static void between(String key, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(key + ": must be between " + min + " and " + max + ", got " + value);
+            throw new InvalidSettingException(key, "must be between " + min + " and " + max + ", got " + value);
         }
     }
 
     private static void unlimitedOrPositive(String key, long value) {
         if (value != UNLIMITED && value < 1) {
-            throw new IllegalArgumentException(key + ": must be -1 (unlimited) or at least 1, got " + value);
+            throw new InvalidSettingException(key, "must be -1 (unlimited) or at least 1, got " + value);
         }
     }
 
@@ -199,10 +200,10 @@ public record LogSettings(
             try {
                 parsed = Long.parseLong(value.trim());
             } catch (NumberFormatException | NullPointerException e) {
-                throw new IllegalArgumentException(key + ": expected a whole number, got '" + value + "'", e);
+                throw new InvalidSettingException(key, "expected a whole number, got '" + value + "'", e);
             }
             if (parsed > max) {
-                throw new IllegalArgumentException(key + ": must be at most " + max + ", got " + parsed);
+                throw new InvalidSettingException(key, "must be at most " + max + ", got " + parsed);
             }
             return parsed;
         }
@@ -211,7 +212,7 @@ public record LogSettings(
             try {
                 return Double.parseDouble(value.trim());
             } catch (NumberFormatException | NullPointerException e) {
-                throw new IllegalArgumentException(key + ": expected a number, got '" + value + "'", e);
+                throw new InvalidSettingException(key, "expected a number, got '" + value + "'", e);
             }
         }
     }

@@ -144,11 +144,6 @@ public final class CaptureBatch {
         return lo;
     }
 
-    /** The first row in the window whose ts is greater than {@code key} (or {@link #end()}). */
-    public int firstAfter(long key) {
-        return key == Long.MAX_VALUE ? end : firstAtOrAfter(key + 1);
-    }
-
     @Override
     public String toString() {
         return (write ? "CaptureBatch (write) rows [" : "CaptureBatch rows [") + start + ", " + end + ")"

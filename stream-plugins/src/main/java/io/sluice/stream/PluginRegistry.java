@@ -1,5 +1,6 @@
 package io.sluice.stream;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.stream.raw.RawPlugin;
 import io.sluice.stream.spi.SpiPlugin;
 import java.io.IOException;
@@ -226,15 +227,15 @@ public final class PluginRegistry {
     /**
      * The plugin with this id.
      *
-     * @throws IllegalArgumentException naming the id and the known ones when there is none;
-     *                                  the message starts with {@code streamType: }
+     * @throws InvalidSettingException for {@code streamType}, naming the id and the known ones, when
+     *                                  there is none
      */
     public synchronized StreamPlugin plugin(int id) {
         Entry entry = byId.get(id);
         if (entry != null) {
             return entry.plugin;
         }
-        throw new IllegalArgumentException("streamType: unknown stream plugin id " + id + "; known: " + describeKnown());
+        throw new InvalidSettingException("streamType", "unknown stream plugin id " + id + "; known: " + describeKnown());
     }
 
     /** Where the plugin with this id came from, or null. */

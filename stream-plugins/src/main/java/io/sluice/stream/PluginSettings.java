@@ -1,5 +1,6 @@
 package io.sluice.stream;
 
+import io.sluice.settings.InvalidSettingException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +10,9 @@ import java.util.TreeSet;
 
 /**
  * The plugin-specific settings of one exchange: its {@code plugin { }} block as plain Java values
- * (String, Number, Boolean, List, Map). The typed getters throw IllegalArgumentException whose
- * message starts with the key path ({@code plugin.<key>: ...}), which start-up reports with the
- * exchange's full path.
+ * (String, Number, Boolean, List, Map). The typed getters throw {@link InvalidSettingException}
+ * with the key path relative to the exchange ({@code plugin.<key>}, see {@link #path}), which
+ * start-up reports with the exchange's full path; a plugin's own checks should do the same.
  *
  * @param exchange the exchange's name, for messages
  * @param values   the settings by key
@@ -32,7 +33,7 @@ public record PluginSettings(String exchange, Map<String, Object> values) {
     public void allowOnly(Set<String> known, String pluginName) {
         for (String key : new TreeSet<>(values.keySet())) {
             if (!known.contains(key)) {
-                throw new IllegalArgumentException(path(key) + ": unknown setting for stream plugin " + pluginName
+                throw new InvalidSettingException(path(key), "unknown setting for stream plugin " + pluginName
                         + (known.isEmpty() ? ", which takes none" : "; known: " + new TreeSet<>(known)));
             }
         }
@@ -45,7 +46,7 @@ public record PluginSettings(String exchange, Map<String, Object> values) {
             return defaultValue;
         }
         if (!(value instanceof String text)) {
-            throw new IllegalArgumentException(path(key) + ": expected text, was " + describe(value));
+            throw new InvalidSettingException(path(key), "expected text, was " + describe(value));
         }
         return text;
     }
@@ -57,7 +58,7 @@ public record PluginSettings(String exchange, Map<String, Object> values) {
             return defaultValue;
         }
         if (!(value instanceof Number n) || n.doubleValue() != n.longValue()) {
-            throw new IllegalArgumentException(path(key) + ": expected a whole number, was " + describe(value));
+            throw new InvalidSettingException(path(key), "expected a whole number, was " + describe(value));
         }
         return n.longValue();
     }
@@ -69,7 +70,7 @@ public record PluginSettings(String exchange, Map<String, Object> values) {
             return defaultValue;
         }
         if (!(value instanceof Boolean b)) {
-            throw new IllegalArgumentException(path(key) + ": expected true or false, was " + describe(value));
+            throw new InvalidSettingException(path(key), "expected true or false, was " + describe(value));
         }
         return b;
     }
@@ -81,12 +82,12 @@ public record PluginSettings(String exchange, Map<String, Object> values) {
             return List.of();
         }
         if (!(value instanceof List<?> list)) {
-            throw new IllegalArgumentException(path(key) + ": expected a list of text, was " + describe(value));
+            throw new InvalidSettingException(path(key), "expected a list of text, was " + describe(value));
         }
         List<String> texts = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             if (!(list.get(i) instanceof String text)) {
-                throw new IllegalArgumentException(path(key) + "[" + i + "]: expected text, was " + describe(list.get(i)));
+                throw new InvalidSettingException(path(key) + "[" + i + "]", "expected text, was " + describe(list.get(i)));
             }
             texts.add(text);
         }

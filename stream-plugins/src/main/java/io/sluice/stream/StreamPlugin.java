@@ -20,8 +20,9 @@ public interface StreamPlugin {
     /**
      * The codec for one exchange.
      *
-     * @throws IllegalArgumentException when a setting is unknown or invalid; the message starts
-     *                                  with the setting's key path, e.g. {@code plugin.fields: ...}
+     * @throws IllegalArgumentException when a setting is unknown or invalid: an
+     *                                  {@link io.sluice.settings.InvalidSettingException} with the
+     *                                  setting's key path, e.g. {@code plugin.fields}
      */
     StreamCodec open(PluginSettings settings);
 }

@@ -1,6 +1,7 @@
 package io.sluice.exchange.internal;
 
 import io.sluice.exchange.ExchangeCounter;
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.parquet.ParquetStore;
 import io.sluice.parquet.StoreBatch;
 import io.sluice.parquet.StoreListener;
@@ -12,6 +13,7 @@ import io.sluice.ringbus.SpilledBatch;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.stream.StreamCodec;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Custody implements BatchSink, StoreListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(Custody.class);
+    /** A failure that repeats (a plugin failing on every batch, a disk refusing deletes) is logged once per this. */
+    private static final Duration ERROR_INTERVAL = Duration.ofSeconds(10);
     private static final long ROOM_POLL_MS = 100;
 
     private final String exchange;
@@ -45,7 +49,7 @@ public final class Custody implements BatchSink, StoreListener {
     private final SpillDirectory spill;
     private final ExchangeLog log;
     private final AtomicLongArray counts;
-    private final ErrorLog errors;
+    private final RateLimitedLog errors;
     private ParquetStore store;
     private volatile CaptureView view = CaptureView.EMPTY;
     private volatile boolean closing;
@@ -63,7 +67,7 @@ public final class Custody implements BatchSink, StoreListener {
         this.spill = spill;
         this.log = log;
         this.counts = counts;
-        this.errors = new ErrorLog(LOG, exchange);
+        this.errors = RateLimitedLog.onePer(LOG, "exchange " + exchange, ERROR_INTERVAL);
         if (log != null && log.flushPolicy() == FlushPolicy.ALWAYS) {
             log.onAdvance(this::durableBelow); // under none and interval, logged rows are durable when handed up
         }

@@ -1,8 +1,10 @@
 package io.sluice.exchange.internal;
 
 import io.sluice.exchange.ExchangeCounter;
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.ringbus.Batch;
 import io.sluice.ringbus.WriteAheadLog;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.RecordTooLargeException;
@@ -14,6 +16,7 @@ import io.sluice.storage.segment.LogCursor;
 import io.sluice.storage.segment.LogScheduler;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -50,11 +53,13 @@ import org.slf4j.LoggerFactory;
 public final class ExchangeLog implements WriteAheadLog, DurabilityListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeLog.class);
+    /** A failure that repeats (a receipt failing, a log refusing to be trimmed) is logged once per this. */
+    private static final Duration ERROR_INTERVAL = Duration.ofSeconds(10);
 
     private final String exchange;
     private final Log log;
     private final AtomicLongArray counts;
-    private final ErrorLog errors;
+    private final RateLimitedLog errors;
     private final ReceiptQueue receipts;
     private final boolean flusherDrains;
     private volatile boolean available = true;
@@ -87,7 +92,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         this.exchange = exchange;
         this.log = log;
         this.counts = counts;
-        this.errors = new ErrorLog(LOG, exchange);
+        this.errors = RateLimitedLog.onePer(LOG, "exchange " + exchange, ERROR_INTERVAL);
         this.receipts = new ReceiptQueue(e -> errors.error("a capture receipt failed", e));
         this.flusherDrains = log.settings().flush() == FlushPolicy.ALWAYS;
     }
@@ -97,7 +102,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
      *
      * @param scheduler flusher threads shared with other logs, closed by the caller; null gives the log its own
      * @param counts    the exchange's counters, indexed by {@link ExchangeCounter}
-     * @throws IllegalArgumentException naming {@code storage.dir} when the log cannot be opened there
+     * @throws InvalidSettingException for {@code storage.dir} when the log cannot be opened there
      */
     public static ExchangeLog open(String exchange, Path dir, LogSettings settings, LogScheduler scheduler, AtomicLongArray counts) {
         String name = "wal-" + exchange;
@@ -105,7 +110,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         try {
             log = scheduler == null ? Log.open(dir, name, settings) : Log.open(dir, name, settings, scheduler);
         } catch (StorageException e) {
-            throw new IllegalArgumentException("storage.dir: cannot open the write-ahead log of exchange " + exchange + " in " + dir
+            throw new InvalidSettingException("storage.dir", "cannot open the write-ahead log of exchange " + exchange + " in " + dir
                     + ": " + e.getMessage(), e);
         }
         ExchangeLog opened = new ExchangeLog(exchange, log, counts);

@@ -34,6 +34,7 @@ import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.net.auth.AuthExchange;
 import io.sluice.net.tls.ClientCertificate;
 import io.sluice.net.auth.ClientIdentity;
+import io.sluice.net.RefusalLog;
 import io.sluice.broker.session.Outbox;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionLink;

@@ -14,6 +14,7 @@ import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.TopicName;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.net.RefusalLog;
 
 /**
  * Inbound PUBLISH and PUBREL (MQTT 5 §3.3, §3.6): charges the client's publish rate, resolves

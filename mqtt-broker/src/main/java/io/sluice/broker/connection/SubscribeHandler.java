@@ -21,6 +21,7 @@ import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Subscription;
 import io.sluice.broker.routing.TopicFilter;
 import io.sluice.broker.session.Session;
+import io.sluice.net.RefusalLog;
 
 import java.util.List;
 

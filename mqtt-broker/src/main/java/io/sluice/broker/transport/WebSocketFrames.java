@@ -16,7 +16,7 @@ import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
-import io.sluice.broker.connection.RefusalLog;
+import io.sluice.net.RefusalLog;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.metrics.BrokerMetrics;
 

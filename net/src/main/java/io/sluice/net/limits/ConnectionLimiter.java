@@ -1,28 +1,21 @@
 package io.sluice.net.limits;
 
 import io.netty.channel.Channel;
-import io.sluice.logging.RateLimitedLog;
+import io.sluice.net.RefusalLog;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 /**
  * Admits or refuses each new connection of one listener against a limit shared by several
  * listeners (such as {@code mqtt.max_connections}), {@code listeners.<name>.max_connections} and
  * {@code listeners.<name>.max_conn_rate}. A refused connection is closed at once, before any TLS
  * handshake or protocol decoding is spent on it, reported to the front-end's {@link Refusals}
- * and logged (rate-limited) with its address; it has sent nothing yet, so there is no client id
+ * and logged to the {@link RefusalLog} with its address; it has sent nothing yet, so there is no client id
  * to log and no protocol answer to send.
  *
  * <p>Thread-safe: every event loop initialises channels concurrently.
  */
 public final class ConnectionLimiter {
-    /** Refused connections from everywhere share one budget: a storm must not make logging the bottleneck. */
-    private static final RateLimitedLog REFUSALS = new RateLimitedLog(
-            LoggerFactory.getLogger("io.sluice.net.refusals"), null, 20, Duration.ofSeconds(1));
-
     /** Why a connection was refused; the front-end counts each in its own metrics. */
     public enum Reason {
         /** A limit on open connections was reached. */
@@ -101,10 +94,8 @@ public final class ConnectionLimiter {
     private boolean refuse(Channel channel, Reason reason, String why) {
         release();
         refusals.refused(reason);
-        if (REFUSALS.admit(1)) {
-            REFUSALS.write(Level.INFO, "refused connection from " + channel.remoteAddress()
-                    + " on listener '" + listener + "' before it sent anything: " + why, null);
-        }
+        RefusalLog.log("refused connection from {} on listener '{}' before it sent anything: {}", channel.remoteAddress(),
+                listener, why);
         channel.close();
         return false;
     }

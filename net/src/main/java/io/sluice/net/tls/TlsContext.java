@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.SignatureException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +66,11 @@ public final class TlsContext {
         certificate = chain.get(0);
     }
 
-    /** Signs with the key and verifies with the certificate: they must be a pair. */
+    /**
+     * Signs with the key and verifies with the certificate: they must be a pair. Each failure says
+     * what it is: a key that cannot sign, a certificate whose key is of another kind or does not
+     * verify the signature, or a JDK without the algorithm; the cause goes along.
+     */
     private void checkPair(PrivateKey key, X509Certificate leaf) throws IOException {
         String algorithm = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
@@ -76,23 +82,37 @@ public final class TlsContext {
             return;
         }
         byte[] probe = "sluice key check".getBytes(StandardCharsets.US_ASCII);
-        boolean pair;
+        byte[] signature;
         try {
             Signature signer = Signature.getInstance(algorithm);
             signer.initSign(key);
             signer.update(probe);
-            byte[] signature = signer.sign();
+            signature = signer.sign();
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot sign with the " + key.getAlgorithm() + " key in " + settings.keyFile() + " ("
+                    + algorithm + ") to check that it belongs to the certificate in " + settings.certFile() + ": " + e, e);
+        }
+        boolean pair;
+        try {
             Signature verifier = Signature.getInstance(algorithm);
             verifier.initVerify(leaf.getPublicKey());
             verifier.update(probe);
             pair = verifier.verify(signature);
+        } catch (InvalidKeyException | SignatureException e) {
+            throw notAPair(key, leaf, e);
         } catch (GeneralSecurityException e) {
-            pair = false;
+            throw new IOException("cannot check that the key in " + settings.keyFile() + " belongs to the certificate in "
+                    + settings.certFile() + ": " + e, e);
         }
         if (!pair) {
-            throw new IOException("the key in " + settings.keyFile() + " does not belong to the certificate in "
-                    + settings.certFile() + " (" + leaf.getSubjectX500Principal() + ")");
+            throw notAPair(key, leaf, null);
         }
+    }
+
+    private IOException notAPair(PrivateKey key, X509Certificate leaf, GeneralSecurityException cause) {
+        return new IOException("the " + key.getAlgorithm() + " key in " + settings.keyFile()
+                + " does not belong to the certificate in " + settings.certFile() + " (" + leaf.getSubjectX500Principal()
+                + ", whose key is " + leaf.getPublicKey().getAlgorithm() + ")" + (cause == null ? "" : ": " + cause), cause);
     }
 
     /** A handler for one new server-side connection, from the current context. */

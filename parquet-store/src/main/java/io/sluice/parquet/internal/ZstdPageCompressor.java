@@ -2,6 +2,7 @@ package io.sluice.parquet.internal;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import io.sluice.settings.InvalidSettingException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
@@ -31,7 +32,7 @@ public final class ZstdPageCompressor implements BytesInputCompressor {
     /**
      * The level the store's Hadoop settings ask for: parquet's own key, default 3.
      *
-     * @throws IllegalArgumentException naming the key when it is not a level zstd has
+     * @throws InvalidSettingException for the key when it is not a level zstd has
      */
     public static int level(Configuration settings) {
         String key = ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL;
@@ -39,10 +40,10 @@ public final class ZstdPageCompressor implements BytesInputCompressor {
         try {
             level = settings.getInt(key, ZstandardCodec.DEFAULT_PARQUET_COMPRESS_ZSTD_LEVEL);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("parquet.hadoop." + key + ": not a number: " + settings.get(key), e);
+            throw new InvalidSettingException("parquet.hadoop." + key, "not a number: " + settings.get(key), e);
         }
         if (level < Zstd.minCompressionLevel() || level > Zstd.maxCompressionLevel()) {
-            throw new IllegalArgumentException("parquet.hadoop." + key + ": zstd levels are " + Zstd.minCompressionLevel()
+            throw new InvalidSettingException("parquet.hadoop." + key, "zstd levels are " + Zstd.minCompressionLevel()
                     + " to " + Zstd.maxCompressionLevel() + ", was " + level);
         }
         return level;

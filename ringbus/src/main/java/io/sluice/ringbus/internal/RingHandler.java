@@ -150,7 +150,7 @@ public final class RingHandler implements EventHandler<CaptureEvent> {
             tryHandUp();
         }
         publishCounters();
-        lossLog.maybeReport(nowNanos);
+        lossLog.maybeReport();
     }
 
     private void handUpFull() {

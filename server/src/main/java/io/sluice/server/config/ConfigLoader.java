@@ -43,7 +43,7 @@ public final class ConfigLoader {
             config = ConfigFactory.parseFile(source, ConfigParseOptions.defaults()
                     .setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).resolve();
         } catch (ConfigException e) {
-            throw new ConfigError(file.toString(), e.getMessage());
+            throw new ConfigError(file.toString(), e.getMessage(), e);
         }
         return read(new ConfigReader(config, file.toAbsolutePath().getParent()));
     }

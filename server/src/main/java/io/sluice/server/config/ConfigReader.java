@@ -240,7 +240,7 @@ public final class ConfigReader {
         try {
             return Rate.parse(text, sizes);
         } catch (IllegalArgumentException e) {
-            throw new ConfigError(path, e.getMessage());
+            throw new ConfigError(path, e.getMessage(), e);
         }
     }
 

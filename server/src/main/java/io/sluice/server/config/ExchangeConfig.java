@@ -54,7 +54,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
 
     /** Reads every {@code exchange_client} block; names and URLs must be unique. */
     static List<ExchangeConfig> read(ConfigReader r) {
-        ParquetSettings defaults = parquet(r, "parquet", ParquetSettings.defaults("data/parquet"));
+        ParquetSettings defaults = parquet(r, "", ParquetSettings.defaults("data/parquet"));
         Storage storage = storage(r, "storage", new Storage(null, ExchangeSettings.WAL_DEFAULTS));
         List<ExchangeConfig> exchanges = new ArrayList<>();
         Map<String, String> names = new HashMap<>();
@@ -83,7 +83,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         QueryServerSettings query = query(r, client);
         try {
             RingSettings ring = ring(r, base);
-            ParquetSettings parquet = parquet(r, base + ".parquet", defaults);
+            ParquetSettings parquet = parquet(r, base, defaults);
             Durability durability = Durability.fromConfig(r.choice(base + ".durability",
                     ExchangeSettings.DEFAULT_DURABILITY.configName(), "none", "wal"));
             Storage storage = storage(r, base + ".storage", storageDefaults);
@@ -92,7 +92,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     parquet, new LinkedHashMap<>(r.block(base + ".plugin")), durability, storage.dir(), storage.log());
             return new ExchangeConfig(id, exchange, query);
         } catch (IllegalArgumentException e) {
-            throw relative(base, e);
+            throw ConfigError.in(base, e);
         }
     }
 
@@ -109,18 +109,8 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     spoolDir == null ? d.spoolDir() : Path.of(spoolDir),
                     (int) r.integer(client + ".query_nice", d.nice(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         } catch (IllegalArgumentException e) {
-            throw relative(client, e);
+            throw ConfigError.in(client, e);
         }
-    }
-
-    /** The settings records name keys relative to the {@code exchange} block; prefix them. */
-    public static ConfigError relative(String base, IllegalArgumentException e) {
-        String message = String.valueOf(e.getMessage());
-        int colon = message.indexOf(": ");
-        if (colon > 0 && !message.substring(0, colon).contains(" ")) {
-            return new ConfigError(base + "." + message.substring(0, colon), message.substring(colon + 2));
-        }
-        return new ConfigError(base, message);
     }
 
     private static RingSettings ring(ConfigReader r, String base) {
@@ -130,20 +120,11 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         return new RingSettings(
                 r.string(ring + ".name", d.name()),
                 (int) r.integer(ring + ".cap", d.cap(), Integer.MIN_VALUE, Integer.MAX_VALUE),
-                fullOp(r, ring + ".fullOp"),
+                FullOp.of((int) r.integer(ring + ".fullOp", FullOp.RETURN.code(), 0, 3)),
                 Duration.ofMillis(r.millis(base + ".flush_interval", d.flushInterval().toMillis(), 0, Long.MAX_VALUE)),
                 r.bytes(base + ".max_batch_bytes", d.maxBatchBytes(), 0, Long.MAX_VALUE),
                 (int) r.integer(ring + ".slots", d.slots(), 0, Integer.MAX_VALUE),
                 spillDir == null ? null : Path.of(spillDir));
-    }
-
-    private static FullOp fullOp(ConfigReader r, String path) {
-        long code = r.integer(path, FullOp.RETURN.code(), 0, 3);
-        try {
-            return FullOp.of((int) code);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigError(path, e.getMessage());
-        }
     }
 
     /**
@@ -168,7 +149,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         try {
             return new Storage(dir == null ? defaults.dir() : Path.of(dir), log.build());
         } catch (IllegalArgumentException e) {
-            throw relative(path, e);
+            throw ConfigError.in(path, e);
         }
     }
 
@@ -193,17 +174,16 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
         }
     }
 
-    /** A {@code parquet} block, each key falling back to {@code defaults}. */
-    private static ParquetSettings parquet(ConfigReader r, String path, ParquetSettings defaults) {
-        Compression compression;
+    /**
+     * The {@code parquet} block inside {@code block} (empty: the top level), each key falling back
+     * to {@code defaults}; its keys are named relative to {@code block}, as ParquetSettings names them.
+     */
+    private static ParquetSettings parquet(ConfigReader r, String block, ParquetSettings defaults) {
+        String path = block.isEmpty() ? "parquet" : block + ".parquet";
         try {
-            compression = Compression.of(r.string(path + ".compress", defaults.compress().configName()));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigError(path + ".compress", e.getMessage().replaceFirst("^parquet\\.compress: ", ""));
-        }
-        Map<String, String> hadoop = new HashMap<>(defaults.hadoop());
-        r.block(path + ".hadoop").forEach((key, value) -> hadoop.put(key, String.valueOf(value)));
-        try {
+            Compression compression = Compression.of(r.string(path + ".compress", defaults.compress().configName()));
+            Map<String, String> hadoop = new HashMap<>(defaults.hadoop());
+            r.block(path + ".hadoop").forEach((key, value) -> hadoop.put(key, String.valueOf(value)));
             return new ParquetSettings(compression,
                     r.string(path + ".dir", defaults.dir()),
                     r.string(path + ".file_name_prefix", defaults.fileNamePrefix()),
@@ -214,9 +194,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     r.bytes(path + ".row_group_bytes", defaults.rowGroupBytes(), 0, Long.MAX_VALUE),
                     hadoop);
         } catch (IllegalArgumentException e) {
-            // ParquetSettings names its keys "parquet.<key>"; here they live under path.
-            String message = String.valueOf(e.getMessage()).replaceFirst("^parquet\\.", "");
-            throw relative(path, new IllegalArgumentException(message, e));
+            throw ConfigError.in(block, e);
         }
     }
 }

@@ -58,9 +58,17 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #start(Path, String)}, with the server's class path given explicitly. */
     public static ServerProcess start(Path dir, String config, String classPath) throws IOException {
-        ServerProcess server = launch(dir, config, classPath);
+        return awaitListening(launch(dir, config, classPath));
+    }
+
+    /** Runs {@code command}, a server started as users start it (an installation's {@code bin/sluice}), and waits until it listens. */
+    public static ServerProcess start(ProcessBuilder command) throws IOException {
+        return awaitListening(new ServerProcess(command.redirectErrorStream(true).start()));
+    }
+
+    private static ServerProcess awaitListening(ServerProcess server) {
         Eventually.await(() -> server.port > 0 || !server.process.isAlive(),
-                "the server listens (output: " + server.output + ")");
+                () -> "the server listens (output: " + server.output + ")");
         if (server.port < 0) {
             throw new IllegalStateException("the server exited before it listened: " + server.output);
         }
@@ -85,6 +93,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The server's process id (the JVM's: bin/sluice execs it). */
+    public long pid() {
+        return process.pid();
     }
 
     /** Every line the server printed so far. */

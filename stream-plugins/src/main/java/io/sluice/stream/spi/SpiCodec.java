@@ -1,5 +1,6 @@
 package io.sluice.stream.spi;
 
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.stream.CaptureBatch;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
@@ -7,10 +8,10 @@ import io.sluice.stream.ColumnType;
 import io.sluice.stream.CommandException;
 import io.sluice.stream.CommandParser;
 import io.sluice.stream.DecodeSink;
-import io.sluice.stream.PayloadWarnings;
 import io.sluice.stream.PluginCounter;
 import io.sluice.stream.QueryCommand;
 import io.sluice.stream.StreamCodec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -22,6 +23,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * SPI's codec for one exchange.
@@ -73,6 +75,8 @@ import org.slf4j.LoggerFactory;
 public final class SpiCodec implements StreamCodec {
 
     private static final Logger LOG = LoggerFactory.getLogger(SpiCodec.class);
+    /** A payload problem is logged with its detail once per this; the counters have the totals. */
+    private static final Duration WARNING_INTERVAL = Duration.ofMinutes(1);
 
     /** The column of the topic. */
     public static final Column TOPIC = Column.required("topic", ColumnType.STRING);
@@ -83,15 +87,15 @@ public final class SpiCodec implements StreamCodec {
 
     private final String exchange;
     private final AtomicLongArray counts = new AtomicLongArray(SpiCounter.values().length);
-    private final PayloadWarnings malformedWarnings;
-    private final PayloadWarnings repeatedWarnings;
+    private final RateLimitedLog malformedWarnings;
+    private final RateLimitedLog repeatedWarnings;
 
     SpiCodec(String exchange) {
         this.exchange = exchange;
-        this.malformedWarnings = new PayloadWarnings(LOG, exchange, "malformed SPI payloads, kept raw",
-                PayloadWarnings.DEFAULT_INTERVAL);
-        this.repeatedWarnings = new PayloadWarnings(LOG, exchange, "SPI payloads repeating a typeid, last frame kept",
-                PayloadWarnings.DEFAULT_INTERVAL);
+        this.malformedWarnings = RateLimitedLog.onePer(LOG, "exchange " + exchange + ": malformed SPI payloads, kept raw",
+                WARNING_INTERVAL);
+        this.repeatedWarnings = RateLimitedLog.onePer(LOG,
+                "exchange " + exchange + ": SPI payloads repeating a typeid, last frame kept", WARNING_INTERVAL);
     }
 
     @Override
@@ -107,16 +111,18 @@ public final class SpiCodec implements StreamCodec {
     private void count(CaptureBatch batch, SpiEncoder encoder) {
         if (encoder.malformed() > 0) {
             counts.addAndGet(SpiCounter.MALFORMED_PAYLOADS.ordinal(), encoder.malformed());
-            if (malformedWarnings.note(encoder.malformed())) {
+            if (malformedWarnings.admit(encoder.malformed())) {
                 int row = batch.start() + encoder.firstMalformedRow();
-                malformedWarnings.log(where(batch, row) + ": " + SpiPayload.describeDefect(batch.payload(row)));
+                malformedWarnings.write(Level.WARN, where(batch, row) + ": " + SpiPayload.describeDefect(batch.payload(row)),
+                        null);
             }
         }
         if (encoder.repeated() > 0) {
             counts.addAndGet(SpiCounter.REPEATED_SIGNALS.ordinal(), encoder.repeated());
-            if (repeatedWarnings.note(encoder.repeated())) {
+            if (repeatedWarnings.admit(encoder.repeated())) {
                 int row = batch.start() + encoder.firstRepeatedRow();
-                repeatedWarnings.log(where(batch, row) + ": typeid " + firstRepeat(batch.payload(row)) + " appears more than once");
+                repeatedWarnings.write(Level.WARN,
+                        where(batch, row) + ": typeid " + firstRepeat(batch.payload(row)) + " appears more than once", null);
             }
         }
     }

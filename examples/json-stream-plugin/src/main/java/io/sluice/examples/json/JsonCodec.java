@@ -1,6 +1,7 @@
 package io.sluice.examples.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import io.sluice.logging.RateLimitedLog;
 import io.sluice.stream.CaptureBatch;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
@@ -8,12 +9,12 @@ import io.sluice.stream.ColumnType;
 import io.sluice.stream.CommandException;
 import io.sluice.stream.CommandParser;
 import io.sluice.stream.DecodeSink;
-import io.sluice.stream.PayloadWarnings;
 import io.sluice.stream.PluginCounter;
 import io.sluice.stream.QueryCommand;
 import io.sluice.stream.Schema;
 import io.sluice.stream.StreamCodec;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The JSON plugin's codec for one exchange: JSON telemetry payloads as typed columns for the
@@ -73,7 +75,7 @@ public final class JsonCodec implements StreamCodec {
     private final List<String> defaultColumns;
     private final List<String> selectable;
     private final AtomicLongArray counts = new AtomicLongArray(JsonCounter.values().length);
-    private final PayloadWarnings warnings;
+    private final RateLimitedLog warnings;
 
     JsonCodec(String exchange, List<JsonField> fields) {
         this.exchange = exchange;
@@ -94,7 +96,7 @@ public final class JsonCodec implements StreamCodec {
         this.selectable = List.copyOf(all);
         // Built here so that a plugin jar missing its parser fails at start-up, not on the writer thread.
         this.extractor = new JsonExtractor(new JsonFactory(), FieldTree.of(fields));
-        this.warnings = new PayloadWarnings(LOG, exchange, "JSON payloads kept raw", PayloadWarnings.DEFAULT_INTERVAL);
+        this.warnings = RateLimitedLog.onePer(LOG, "exchange " + exchange + ": JSON payloads kept raw", Duration.ofMinutes(1));
     }
 
     /** The configured fields, in order. */
@@ -125,9 +127,10 @@ public final class JsonCodec implements StreamCodec {
         for (JsonCounter counter : JsonCounter.values()) {
             counts.addAndGet(counter.ordinal(), encoder.count(counter));
         }
-        if (warnings.note(encoder.kept())) {
+        if (warnings.admit(encoder.kept())) { // the line is built only when it is written
             int row = batch.start() + encoder.firstRawRow();
-            warnings.log("offset " + batch.offset(row) + " (topic '" + batch.topic(row) + "'): " + describe(batch.payload(row)));
+            warnings.write(Level.WARN, "offset " + batch.offset(row) + " (topic '" + batch.topic(row) + "'): "
+                    + describe(batch.payload(row)), null);
         }
     }
 

@@ -28,7 +28,7 @@ public final class JsonPlugin implements StreamPlugin {
     }
 
     /**
-     * @throws IllegalArgumentException naming the key, e.g. {@code plugin.fields[2]: unknown type 'dbl'}
+     * @throws io.sluice.settings.InvalidSettingException for the key, e.g. {@code plugin.fields[2]: unknown type 'dbl'}
      */
     @Override
     public StreamCodec open(PluginSettings settings) {

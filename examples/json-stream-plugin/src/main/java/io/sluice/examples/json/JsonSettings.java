@@ -1,5 +1,6 @@
 package io.sluice.examples.json;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.stream.PluginSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +37,7 @@ public final class JsonSettings {
         settings.allowOnly(Set.of(FIELDS), JsonPlugin.NAME);
         List<String> specs = settings.strings(FIELDS);
         if (specs.isEmpty()) {
-            throw new IllegalArgumentException(PluginSettings.path(FIELDS) + ": required: a non-empty list of \"<path>:<type>\","
+            throw new InvalidSettingException(PluginSettings.path(FIELDS), "required: a non-empty list of \"<path>:<type>\","
                     + " e.g. [\"speed:double\", \"vin:string\"]; types: " + FieldType.labels());
         }
         List<JsonField> fields = new ArrayList<>(specs.size());
@@ -46,7 +47,7 @@ public final class JsonSettings {
             JsonField field = field(key, specs.get(i), i);
             String before = byColumn.putIfAbsent(field.column(), key);
             if (before != null) {
-                throw new IllegalArgumentException(key + ": column '" + field.column() + "' (from '" + field.path()
+                throw new InvalidSettingException(key, "column '" + field.column() + "' (from '" + field.path()
                         + "') is already given by " + before);
             }
             checkNesting(key, field, fields);
@@ -58,13 +59,13 @@ public final class JsonSettings {
     private static JsonField field(String key, String spec, int index) {
         int colon = spec.lastIndexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException(key + ": '" + spec + "' is not \"<path>:<type>\"; types: " + FieldType.labels());
+            throw new InvalidSettingException(key, "'" + spec + "' is not \"<path>:<type>\"; types: " + FieldType.labels());
         }
         String path = spec.substring(0, colon).trim();
         String label = spec.substring(colon + 1).trim();
         FieldType type = FieldType.of(label);
         if (type == null) {
-            throw new IllegalArgumentException(key + ": unknown type '" + label + "'; types: " + FieldType.labels());
+            throw new InvalidSettingException(key, "unknown type '" + label + "'; types: " + FieldType.labels());
         }
         List<String> segments = List.of(path.split("\\.", -1));
         for (String segment : segments) {
@@ -72,10 +73,10 @@ public final class JsonSettings {
         }
         String column = String.join("_", segments);
         if (column.length() > 255) {
-            throw new IllegalArgumentException(key + ": path '" + path + "' is longer than 255 characters");
+            throw new InvalidSettingException(key, "path '" + path + "' is longer than 255 characters");
         }
         if (RESERVED_COLUMNS.contains(column)) {
-            throw new IllegalArgumentException(key + ": '" + path + "' would be column '" + column
+            throw new InvalidSettingException(key, "'" + path + "' would be column '" + column
                     + "', which the plugin uses itself (" + String.join(", ", RESERVED_COLUMNS.stream().sorted().toList()) + ")");
         }
         return new JsonField(path, segments, column, type, index);
@@ -83,13 +84,13 @@ public final class JsonSettings {
 
     private static void checkSegment(String key, String path, String segment) {
         if (segment.isEmpty()) {
-            throw new IllegalArgumentException(key + ": path '" + path + "' has an empty member name");
+            throw new InvalidSettingException(key, "path '" + path + "' has an empty member name");
         }
         for (int i = 0; i < segment.length(); i++) {
             char c = segment.charAt(i);
             boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
             if (!ok) {
-                throw new IllegalArgumentException(key + ": path '" + path + "' has '" + c
+                throw new InvalidSettingException(key, "path '" + path + "' has '" + c
                         + "'; member names may hold letters, digits, '_' and '-'");
             }
         }
@@ -101,7 +102,7 @@ public final class JsonSettings {
             List<String> shorter = other.segments().size() <= field.segments().size() ? other.segments() : field.segments();
             List<String> longer = shorter == other.segments() ? field.segments() : other.segments();
             if (longer.subList(0, shorter.size()).equals(shorter)) {
-                throw new IllegalArgumentException(key + ": '" + field.path() + "' and plugin.fields[" + other.index() + "] '"
+                throw new InvalidSettingException(key, "'" + field.path() + "' and plugin.fields[" + other.index() + "] '"
                         + other.path() + "' cannot both be fields: one lies inside the other");
             }
         }
