@@ -3,6 +3,7 @@ package io.sluice.bridges;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.storage.FlushPolicy;
 
 /**
@@ -25,13 +26,16 @@ public record CacheSettings(Path dir, long maxMessages, long maxBytes, FullPolic
         Objects.requireNonNull(fullPolicy, "full_policy");
         Objects.requireNonNull(flush, "flush");
         if (maxMessages < 0) {
-            throw new IllegalArgumentException("disk_cache_size must be 0 (no count limit) or more, got " + maxMessages);
+            throw new InvalidSettingException("disk_cache_size", "must be 0 (no count limit) or more, got " + maxMessages);
         }
         if (maxBytes < 1024) {
-            throw new IllegalArgumentException("disk_cache_bytes must be at least 1KB, got " + maxBytes);
+            throw new InvalidSettingException("disk_cache_bytes", "must be at least 1KB, got " + maxBytes);
         }
-        if (flushIntervalMs < 1 || flushMessages < 1) {
-            throw new IllegalArgumentException("flush_interval and flush_mem_threshold must be positive");
+        if (flushIntervalMs < 1) {
+            throw new InvalidSettingException("flush_interval", "must be positive, got " + flushIntervalMs + " ms");
+        }
+        if (flushMessages < 1) {
+            throw new InvalidSettingException("flush_mem_threshold", "must be at least 1, got " + flushMessages);
         }
     }
 

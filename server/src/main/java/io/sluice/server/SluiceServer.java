@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
+import io.sluice.broker.Tap;
 import io.sluice.server.metrics.BrokerCollector;
 import io.sluice.server.metrics.MetricsServer;
 import io.sluice.broker.metrics.SysTopics;
@@ -44,6 +45,7 @@ public final class SluiceServer implements AutoCloseable {
 
     private final Broker broker;
     private final Capture capture;
+    private final Bridging bridging;
     private final BrokerState state;
     private final EventLoops loops;
     private final List<MqttListener> listeners = new ArrayList<>();
@@ -54,9 +56,10 @@ public final class SluiceServer implements AutoCloseable {
     private MetricsServer metricsServer;
     private volatile boolean stopping;
 
-    private SluiceServer(Broker broker, Capture capture, BrokerState state, EventLoops loops) {
+    private SluiceServer(Broker broker, Capture capture, Bridging bridging, BrokerState state, EventLoops loops) {
         this.broker = broker;
         this.capture = capture;
+        this.bridging = bridging;
         this.state = state;
         this.loops = loops;
         this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
@@ -64,8 +67,8 @@ public final class SluiceServer implements AutoCloseable {
 
     /**
      * Starts everything the configuration describes, in this order: broker state, the capture
-     * pipeline, the broker engine (with the state restored), listeners, monitoring. On failure,
-     * stops what already started.
+     * pipeline, the bridges' backlogs, the broker engine (with the state restored), the bridges'
+     * connections, listeners, monitoring. On failure, stops what already started.
      */
     public static SluiceServer start(SluiceConfig config) {
         AccessControl access = AccessControl.load(config.auth());
@@ -77,19 +80,29 @@ public final class SluiceServer implements AutoCloseable {
             closeQuietly(state);
             throw e;
         }
-        Broker broker;
+        Bridging bridging;
         try {
-            broker = newBroker(config, access, capture, state);
+            bridging = Bridging.open(config.bridges());
         } catch (RuntimeException e) {
             capture.close();
             closeQuietly(state);
             throw e;
         }
-        SluiceServer server = new SluiceServer(broker, capture, state, new EventLoops(config.ioThreads()));
+        Broker broker;
+        try {
+            broker = newBroker(config, access, capture, bridging, state);
+        } catch (RuntimeException e) {
+            bridging.close();
+            capture.close();
+            closeQuietly(state);
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(broker, capture, bridging, state, new EventLoops(config.ioThreads()));
         try {
             if (state != null) {
                 state.restoreInto(broker);
             }
+            bridging.start(broker);
             access.watch(server.reloads);
             for (ListenerConfig listener : config.listeners()) {
                 server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
@@ -107,14 +120,16 @@ public final class SluiceServer implements AutoCloseable {
         return server;
     }
 
-    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, BrokerState state) {
+    private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, Bridging bridging,
+                                    BrokerState state) {
         SessionJournal sessions = state == null ? SessionJournal.NONE : state.sessionJournal();
         RetainedJournal retained = state == null ? RetainedJournal.NONE : state.retainedJournal();
+        List<Tap> taps = new ArrayList<>(capture.taps());
+        taps.addAll(bridging.taps());
         try {
-            return new Broker(config.mqtt(), capture.taps(), access.authenticator(), access.authorizer(), sessions,
-                    retained);
+            return new Broker(config.mqtt(), taps, access.authenticator(), access.authorizer(), sessions, retained);
         } catch (InvalidTopicException e) {
-            throw new IllegalStateException("the exchanges' topic filters were checked when the capture opened", e);
+            throw new IllegalStateException("the exchanges' and bridges' topic filters were checked when they opened", e);
         }
     }
 
@@ -144,6 +159,7 @@ public final class SluiceServer implements AutoCloseable {
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
         metricsRegistry.register(new BrokerCollector(broker));
         capture.registerMetrics(sysTopics, metricsRegistry);
+        bridging.registerMetrics(sysTopics, metricsRegistry);
         sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
@@ -190,6 +206,11 @@ public final class SluiceServer implements AutoCloseable {
         return capture.exchanges();
     }
 
+    /** The bridges this server runs. */
+    public io.sluice.bridges.Bridges bridges() {
+        return bridging.bridges();
+    }
+
     /** The bound query endpoint of an exchange, e.g. {@code tcp://127.0.0.1:10000}. */
     public String queryEndpoint(String exchange) {
         return capture.queries().get(exchange).endpoint();
@@ -219,6 +240,7 @@ public final class SluiceServer implements AutoCloseable {
             listener.close(); // no more publishes: from here on the capture pipeline only drains
         }
         loops.close();
+        bridging.close(); // stores what publishers were told is stored, before capture closes under it
         capture.close();
         closeQuietly(state);
         broker.close();

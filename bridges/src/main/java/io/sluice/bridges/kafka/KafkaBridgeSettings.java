@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 import io.sluice.bridges.mqtt.TopicFilter;
+import io.sluice.settings.InvalidSettingException;
 
 /**
  * One {@code bridges.kafka.<name>} block: a Kafka producer bridge.
@@ -34,27 +35,27 @@ public record KafkaBridgeSettings(String name, String bootstrapHosts, List<Kafka
         Objects.requireNonNull(clientId, "clientid");
         forwards = List.copyOf(forwards);
         if (bootstrapHosts == null || bootstrapHosts.isBlank()) {
-            throw new IllegalArgumentException("bootstrap_hosts is required: \"host:9092\", several separated by commas");
+            throw new InvalidSettingException("bootstrap_hosts", "is required: \"host:9092\", several separated by commas");
         }
         for (String host : bootstrapHosts.split(",")) {
             if (host.trim().lastIndexOf(':') <= 0) {
-                throw new IllegalArgumentException("bootstrap_hosts: '" + host.trim() + "' is not \"host:port\"");
+                throw new InvalidSettingException("bootstrap_hosts", "'" + host.trim() + "' is not \"host:port\"");
             }
         }
         acks = acks.toLowerCase(Locale.ROOT);
         if (!List.of("all", "-1", "1", "0").contains(acks)) {
-            throw new IllegalArgumentException("acks must be all, 1 or 0, got '" + acks + "'");
+            throw new InvalidSettingException("acks", "must be all, 1 or 0, got '" + acks + "'");
         }
         compression = compression.toLowerCase(Locale.ROOT);
         if (!List.of("none", "gzip", "snappy", "lz4", "zstd").contains(compression)) {
-            throw new IllegalArgumentException("compression must be none, gzip, snappy, lz4 or zstd, got '"
+            throw new InvalidSettingException("compression", "must be none, gzip, snappy, lz4 or zstd, got '"
                     + compression + "'");
         }
         if (maxInflight < 1) {
-            throw new IllegalArgumentException("max_inflight must be at least 1, got " + maxInflight);
+            throw new InvalidSettingException("max_inflight", "must be at least 1, got " + maxInflight);
         }
         if (cancelTimeoutMillis < 1000) {
-            throw new IllegalArgumentException("cancel_timeout must be at least 1s for a Kafka bridge, got "
+            throw new InvalidSettingException("cancel_timeout", "must be at least 1s for a Kafka bridge, got "
                     + cancelTimeoutMillis + " ms");
         }
     }
@@ -62,9 +63,9 @@ public record KafkaBridgeSettings(String name, String bootstrapHosts, List<Kafka
     /** One entry of {@code forwards}: local messages matching {@code local_topic} go to Kafka topic {@code kafka_topic}. */
     public record KafkaForward(String localTopic, String kafkaTopic, KeySource key) {
         public KafkaForward {
-            TopicFilter.validate(localTopic);
+            TopicFilter.check("local_topic", localTopic);
             if (kafkaTopic == null || !kafkaTopic.matches("[a-zA-Z0-9._-]{1,249}")) {
-                throw new IllegalArgumentException("kafka_topic must be 1 to 249 of a-z A-Z 0-9 . _ -, got '"
+                throw new InvalidSettingException("kafka_topic", "must be 1 to 249 of a-z A-Z 0-9 . _ -, got '"
                         + kafkaTopic + "'");
             }
             Objects.requireNonNull(key, "key");
@@ -105,15 +106,15 @@ public record KafkaBridgeSettings(String name, String bootstrapHosts, List<Kafka
             if (saslMechanism != null) {
                 saslMechanism = saslMechanism.toUpperCase(Locale.ROOT);
                 if (!List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512").contains(saslMechanism)) {
-                    throw new IllegalArgumentException("sasl.mechanism must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, got '"
+                    throw new InvalidSettingException("security.sasl.mechanism", "must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, got '"
                             + saslMechanism + "'");
                 }
                 if (username == null || password == null) {
-                    throw new IllegalArgumentException("sasl needs username and password");
+                    throw new InvalidSettingException("security.sasl", "needs username and password");
                 }
             }
             if ((certFile == null) != (keyFile == null)) {
-                throw new IllegalArgumentException("ssl.certfile and ssl.keyfile go together");
+                throw new InvalidSettingException("security.ssl.keyfile", "goes together with security.ssl.certfile: both or neither");
             }
         }
 

@@ -2,6 +2,8 @@ package io.sluice.bridges.mqtt;
 
 import java.util.Objects;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * One entry of a bridge's {@code forwards}: local messages matching {@code local_topic} go to the
  * remote, renamed by {@code remote_topic}, {@code prefix} and {@code suffix} (see {@link TopicMapping}),
@@ -16,27 +18,25 @@ import java.util.Objects;
  * @param suffix      {@code suffix}, "" for none
  */
 public record ForwardRule(String localTopic, String remoteTopic, int qos, int retain, String prefix, String suffix) {
+    /** @throws InvalidSettingException naming the key ({@code local_topic}, {@code qos}, ...) */
     public ForwardRule {
         Objects.requireNonNull(remoteTopic, "remote_topic");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(suffix, "suffix");
-        TopicFilter.validate(localTopic);
+        TopicFilter.check("local_topic", localTopic);
         if (qos < -1 || qos > 2) {
-            throw new IllegalArgumentException("qos must be 0, 1 or 2, got " + qos);
+            throw new InvalidSettingException("qos", "must be 0, 1 or 2, got " + qos);
         }
         if (retain < -1 || retain > 1) {
-            throw new IllegalArgumentException("retain must be false/0 or true/1, got " + retain);
+            throw new InvalidSettingException("retain", "must be false/0 or true/1 (2 keeps the message's flag), got "
+                    + retain);
         }
-        mapping(localTopic, remoteTopic, prefix, suffix);
-    }
-
-    private static TopicMapping mapping(String localTopic, String remoteTopic, String prefix, String suffix) {
-        return new TopicMapping(localTopic, remoteTopic, prefix, suffix);
+        TopicMapping.of(localTopic, remoteTopic, "remote_topic", prefix, suffix);
     }
 
     /** The renaming this rule applies. */
     public TopicMapping mapping() {
-        return mapping(localTopic, remoteTopic, prefix, suffix);
+        return TopicMapping.of(localTopic, remoteTopic, "remote_topic", prefix, suffix);
     }
 
     /** The QoS a message published with {@code qos} is forwarded with. */

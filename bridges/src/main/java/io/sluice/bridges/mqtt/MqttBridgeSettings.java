@@ -6,6 +6,7 @@ import java.util.Objects;
 import io.sluice.bridges.MessageProperties;
 import io.sluice.bridges.UserProperty;
 import io.sluice.net.tls.TlsClientSettings;
+import io.sluice.settings.InvalidSettingException;
 
 /**
  * One {@code bridges.mqtt.<name>} block, with NanoMQ's keys and meanings (README, "Bridges"). The
@@ -56,25 +57,25 @@ public record MqttBridgeSettings(String name, ServerAddress server, int protoVer
         subscriptionUserProperties = List.copyOf(subscriptionUserProperties);
         Objects.requireNonNull(connect, "conn_properties");
         if (protoVer < 3 || protoVer > 5) {
-            throw new IllegalArgumentException("proto_ver must be 3 (MQTT 3.1), 4 (3.1.1) or 5, got " + protoVer);
+            throw new InvalidSettingException("proto_ver", "must be 3 (MQTT 3.1), 4 (3.1.1) or 5, got " + protoVer);
         }
         if (keepaliveSeconds < 0 || keepaliveSeconds > 65535) {
-            throw new IllegalArgumentException("keepalive must be between 0 and 65535 seconds, got " + keepaliveSeconds);
+            throw new InvalidSettingException("keepalive", "must be between 0 and 65535 seconds, got " + keepaliveSeconds);
         }
         if (backoffMaxMillis < 1) {
-            throw new IllegalArgumentException("backoff_max must be positive, got " + backoffMaxMillis + " ms");
+            throw new InvalidSettingException("backoff_max", "must be positive, got " + backoffMaxMillis + " ms");
         }
         if (maxSendQueueLen < 0 || maxSendQueueLen > 65535) {
-            throw new IllegalArgumentException("max_send_queue_len must be between 1 and 65535, got " + maxSendQueueLen);
+            throw new InvalidSettingException("max_send_queue_len", "must be between 1 and 65535, got " + maxSendQueueLen);
         }
         if (cancelTimeoutMillis < 1) {
-            throw new IllegalArgumentException("cancel_timeout must be positive, got " + cancelTimeoutMillis + " ms");
+            throw new InvalidSettingException("cancel_timeout", "must be positive, got " + cancelTimeoutMillis + " ms");
         }
         if (ssl != null && !server.tls()) {
-            throw new IllegalArgumentException("ssl is set but server '" + server + "' is not tls+mqtt-tcp://");
+            throw new InvalidSettingException("ssl", "is set but server '" + server + "' is not tls+mqtt-tcp://");
         }
         if (protoVer == 3 && clientId.length() > 23) {
-            throw new IllegalArgumentException("clientid '" + clientId + "' is longer than the 23 characters MQTT 3.1"
+            throw new InvalidSettingException("clientid", "'" + clientId + "' is longer than the 23 characters MQTT 3.1"
                     + " allows (proto_ver = 3)");
         }
     }
@@ -95,7 +96,7 @@ public record MqttBridgeSettings(String name, ServerAddress server, int protoVer
             Objects.requireNonNull(payload, "will.payload");
             Objects.requireNonNull(properties, "will.properties");
             if (qos < 0 || qos > 2) {
-                throw new IllegalArgumentException("will.qos must be 0, 1 or 2, got " + qos);
+                throw new InvalidSettingException("will.qos", "must be 0, 1 or 2, got " + qos);
             }
         }
     }
@@ -120,14 +121,14 @@ public record MqttBridgeSettings(String name, ServerAddress server, int protoVer
         public ConnectProperties {
             userProperties = List.copyOf(userProperties);
             if (receiveMaximum < 1 || receiveMaximum > 65535) {
-                throw new IllegalArgumentException("receive_maximum must be between 1 and 65535, got " + receiveMaximum);
+                throw new InvalidSettingException("conn_properties.receive_maximum", "must be between 1 and 65535, got " + receiveMaximum);
             }
             if (topicAliasMaximum < 0 || topicAliasMaximum > 65535) {
-                throw new IllegalArgumentException("topic_alias_maximum must be between 0 and 65535, got "
+                throw new InvalidSettingException("conn_properties.topic_alias_maximum", "must be between 0 and 65535, got "
                         + topicAliasMaximum);
             }
             if (maximumPacketSize < 0) {
-                throw new IllegalArgumentException("maximum_packet_size must be positive, got " + maximumPacketSize);
+                throw new InvalidSettingException("conn_properties.maximum_packet_size", "must be positive, got " + maximumPacketSize);
             }
         }
     }

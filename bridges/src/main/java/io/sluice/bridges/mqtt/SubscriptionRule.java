@@ -2,6 +2,8 @@ package io.sluice.bridges.mqtt;
 
 import java.util.Objects;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * One entry of a bridge's {@code subscription}: the bridge subscribes to {@code remote_topic} on the
  * remote and publishes what arrives locally, renamed by {@code local_topic}, {@code prefix} and
@@ -23,26 +25,27 @@ import java.util.Objects;
  */
 public record SubscriptionRule(String remoteTopic, String localTopic, int qos, int retain, boolean retainAsPublished,
                                int retainHandling, boolean noLocal, String prefix, String suffix) {
+    /** @throws InvalidSettingException naming the key ({@code remote_topic}, {@code qos}, ...) */
     public SubscriptionRule {
         Objects.requireNonNull(localTopic, "local_topic");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(suffix, "suffix");
-        TopicFilter.validate(remoteTopic);
+        TopicFilter.check("remote_topic", remoteTopic);
         if (qos < 0 || qos > 2) {
-            throw new IllegalArgumentException("qos must be 0, 1 or 2, got " + qos);
+            throw new InvalidSettingException("qos", "must be 0, 1 or 2, got " + qos);
         }
         if (retain < -1 || retain > 1) {
-            throw new IllegalArgumentException("retain must be false/0, true/1 or 2 (as received), got " + retain);
+            throw new InvalidSettingException("retain", "must be false/0, true/1 or 2 (as received), got " + retain);
         }
         if (retainHandling < 0 || retainHandling > 2) {
-            throw new IllegalArgumentException("retain_handling must be 0, 1 or 2, got " + retainHandling);
+            throw new InvalidSettingException("retain_handling", "must be 0, 1 or 2, got " + retainHandling);
         }
-        new TopicMapping(remoteTopic, localTopic, prefix, suffix);
+        TopicMapping.of(remoteTopic, localTopic, "local_topic", prefix, suffix);
     }
 
     /** The renaming this rule applies. */
     public TopicMapping mapping() {
-        return new TopicMapping(remoteTopic, localTopic, prefix, suffix);
+        return TopicMapping.of(remoteTopic, localTopic, "local_topic", prefix, suffix);
     }
 
     /** The RETAIN flag of the local publish of a message that arrived with {@code retained}. */

@@ -1,5 +1,7 @@
 package io.sluice.bridges.mqtt;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * MQTT topic filters as a bridge needs them: checking the filters of its rules at start-up and
  * finding the subscription rule a message from the remote arrived through (MQTT 5 §4.7).
@@ -25,6 +27,15 @@ public final class TopicFilter {
         }
         if (filter.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("'" + filter + "': contains NUL");
+        }
+    }
+
+    /** As {@link #validate}, reporting the problem as the setting {@code key}. */
+    public static void check(String key, String filter) {
+        try {
+            validate(filter);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(key, "not a valid MQTT topic filter: " + e.getMessage(), e);
         }
     }
 

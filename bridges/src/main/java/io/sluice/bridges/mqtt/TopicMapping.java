@@ -1,5 +1,7 @@
 package io.sluice.bridges.mqtt;
 
+import io.sluice.settings.InvalidSettingException;
+
 /**
  * How a rule renames a topic as it crosses the bridge, as NanoMQ does it (its {@code
  * preprocess_topics} and {@code generate_repub_topic}). A rule has the filter messages match on
@@ -58,6 +60,24 @@ public final class TopicMapping {
         this.replaces = false;
         this.skipLevels = slashes(filter, 0, at);
         this.keepLevels = at + target.length() == filter.length() ? ALL_LEVELS : 1 + slashes(target, 0, target.length());
+    }
+
+    /**
+     * As the constructor, reporting a problem as a setting: the target as {@code targetKey}, a
+     * wildcard in {@code prefix} or {@code suffix} as that key.
+     */
+    static TopicMapping of(String filter, String target, String targetKey, String prefix, String suffix) {
+        if (TopicFilter.hasWildcard(prefix)) {
+            throw new InvalidSettingException("prefix", "must not contain + or #, got '" + prefix + "'");
+        }
+        if (TopicFilter.hasWildcard(suffix)) {
+            throw new InvalidSettingException("suffix", "must not contain + or #, got '" + suffix + "'");
+        }
+        try {
+            return new TopicMapping(filter, target, prefix, suffix);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(targetKey, e.getMessage(), e);
+        }
     }
 
     private static int slashes(String text, int from, int to) {

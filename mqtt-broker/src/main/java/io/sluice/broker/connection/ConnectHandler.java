@@ -60,6 +60,7 @@ final class ConnectHandler {
         MqttConnectVariableHeader header = msg.variableHeader();
         MqttConnectPayload payload = msg.payload();
         c.version = MqttVersion.fromProtocolNameAndLevel(header.name(), (byte) header.version());
+        c.bridge = c.version != MqttVersion.MQTT_5 && BridgeBit.isBridge(c.ctx.channel());
         MqttProperties props = header.properties();
         readClientLimits(c, props);
 

@@ -75,6 +75,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     // Set by ConnectHandler once CONNECT is accepted.
     MqttVersion version = MqttVersion.MQTT_3_1_1;
+    /** The client set the bridge bit in CONNECT: its subscriptions are No Local and Retain As Published. */
+    boolean bridge;
     ClientIdentity identity;
     Session session;
     Will will;

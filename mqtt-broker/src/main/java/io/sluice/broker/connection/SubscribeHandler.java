@@ -103,8 +103,10 @@ final class SubscribeHandler {
             return c.isMqtt5() ? QUOTA_EXCEEDED : FAILURE_V3;
         }
         int qos = option.qos().value();
-        Subscription subscription = new Subscription(filter, qos, option.isNoLocal(), option.isRetainAsPublished(),
-                option.retainHandling().value(), identifier);
+        // A bridge (bridge bit in CONNECT) never gets back what it published, and keeps RETAIN as published.
+        boolean bridge = c.bridge && !filter.isShared();
+        Subscription subscription = new Subscription(filter, qos, option.isNoLocal() || bridge,
+                option.isRetainAsPublished() || bridge, option.retainHandling().value(), identifier);
         session.putSubscription(subscription);
         boolean existed = c.broker.router().subscribe(session, subscription);
         queueRetained(c, subscription, existed);

@@ -61,9 +61,10 @@ public final class ConfigLoader {
         PersistenceSettings persistence = persistence(r);
         List<ExchangeConfig> exchanges = ExchangeConfig.read(r);
         Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
+        BridgesConfig bridges = BridgesConfig.read(r);
         r.rejectUnknownKeys();
         return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring, persistence, exchanges,
-                pluginsDir);
+                pluginsDir, bridges);
     }
 
     /** {@code persistence { enabled, dir, flush, flush_interval }}; a relative dir is relative to the working directory. */

@@ -18,10 +18,11 @@ import java.util.List;
  * @param persistence     {@code persistence { }}: durable broker state
  * @param exchanges       {@code exchange_client.<id> { }}: the capture paths
  * @param pluginsDir      {@code plugins.dir}: where stream plugin jars are loaded from
+ * @param bridges         {@code bridges { }}: MQTT and Kafka bridges and their backlogs
  */
 public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel,
                            AuthConfig auth, MonitoringConfig monitoring, PersistenceSettings persistence,
-                           List<ExchangeConfig> exchanges, Path pluginsDir) {
+                           List<ExchangeConfig> exchanges, Path pluginsDir, BridgesConfig bridges) {
     public SluiceConfig {
         exchanges = List.copyOf(exchanges);
     }
