@@ -38,8 +38,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Bridges implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Bridges.class);
-    /** Messages that may wait for a bridge's backlog writer before taps are refused. */
-    private static final int WRITER_QUEUE = 16_384;
+    /**
+     * Messages that may wait for a bridge's backlog writer before taps are refused (and count
+     * {@code refused_busy}): room for 64 QoS 1 publishers each at a full Receive Maximum of 1,024
+     * while the disk stalls for an fsync.
+     */
+    private static final int WRITER_QUEUE = 65_536;
 
     private final List<Bridge> bridges = new ArrayList<>();
     private final List<Forwarder> forwarders = new ArrayList<>();
