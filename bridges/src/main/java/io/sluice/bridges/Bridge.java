@@ -404,7 +404,7 @@ public final class Bridge implements AutoCloseable {
                 counters.increment(counter);
                 wake();
                 refusals.warn("the remote refused the message at backlog offset " + offset + ": " + reason + "; "
-                        + counters.get(counter) + " " + counter.metricName() + " so far");
+                        + counters.get(counter) + " " + counter.name().toLowerCase(java.util.Locale.ROOT) + " so far");
             }
         }
     }

@@ -3,8 +3,8 @@ package io.sluice.bridges;
 import java.util.Locale;
 
 /**
- * Every counter a bridge keeps, with its stable name (the {@code $SYS} topic
- * {@code bridges/<name>/<counter>} and the Prometheus counter {@code sluice_bridge_<counter>_total})
+ * Every counter a bridge keeps, with its stable metric name ({@code queued_total}: the Prometheus
+ * counter {@code sluice_bridge_queued_total}, the {@code $SYS} topic {@code bridges/<name>/queued})
  * and what it counts. Nothing a bridge drops or refuses goes uncounted.
  */
 public enum BridgeCounter {
@@ -35,9 +35,9 @@ public enum BridgeCounter {
         this.help = help;
     }
 
-    /** The counter's name in {@code $SYS} and, with {@code _total}, in Prometheus. */
+    /** The counter's metric name, such as {@code queued_total}; {@code $SYS} drops the {@code _total}. */
     public String metricName() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT) + "_total";
     }
 
     public String help() {

@@ -38,8 +38,8 @@ public final class BridgeMetrics implements MultiCollector {
         List<BridgeStatus> statuses = bridges.statuses();
         List<MetricSnapshot> snapshots = new ArrayList<>();
         for (BridgeCounter counter : BridgeCounter.values()) {
-            CounterSnapshot.Builder builder = CounterSnapshot.builder().name("sluice_bridge_" + counter.metricName())
-                    .help(counter.help());
+            CounterSnapshot.Builder builder = CounterSnapshot.builder()
+                    .name("sluice_bridge_" + counter.metricName().replaceFirst("_total$", "")).help(counter.help());
             for (BridgeStatus status : statuses) {
                 builder.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels(status))
                         .value(status.counters().get(counter.metricName())).build());
@@ -90,7 +90,7 @@ public final class BridgeMetrics implements MultiCollector {
             values.put(prefix + "backlog", status.backlog());
             values.put(prefix + "backlog_bytes", status.backlogBytes());
             values.put(prefix + "window", status.window());
-            status.counters().forEach((name, value) -> values.put(prefix + name, value));
+            status.counters().forEach((name, value) -> values.put(prefix + name.replaceFirst("_total$", ""), value));
             values.put(prefix + "last_error", status.lastError() == null ? "" : status.lastError());
         }
         return values;
