@@ -6,7 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The wait before each reconnection attempt: exponential from half a second, doubling per failed
  * attempt up to {@code backoff_max}, with "equal jitter" (a random point in the upper half of the
  * step), so bridges of many gateways that lost the same cloud do not all come back in the same
- * millisecond. A connection that came up resets it. Bridge thread only.
+ * millisecond. A connection that stayed up for a while resets it. Bridge thread only.
  */
 final class Backoff {
     static final long INITIAL_MILLIS = 500;

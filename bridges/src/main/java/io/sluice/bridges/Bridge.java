@@ -39,6 +39,8 @@ public final class Bridge implements AutoCloseable {
     private static final long COMMIT_INTERVAL_MS = 100;
     private static final long IDLE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int READ_BATCH = 1024;
+    /** A connection must stay up this long before the backoff starts again from its shortest wait. */
+    private static final long STABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String name;
     private final String type;
@@ -66,6 +68,8 @@ public final class Bridge implements AutoCloseable {
     private long lastProgressNanos;
     private long drainStartNanos;
     private long drainStartAcked;
+    private long connectedAtNanos;
+    private boolean backoffReset;
 
     /**
      * @param type               {@code mqtt} or {@code kafka}, for status and metrics
@@ -183,7 +187,8 @@ public final class Bridge implements AutoCloseable {
             return;
         }
         counters.increment(BridgeCounter.CONNECTS);
-        backoff.reset();
+        connectedAtNanos = System.nanoTime();
+        backoffReset = false;
         acks.reset(backlog.start());
         lastBase = -1;
         long waiting = backlog.size();
@@ -228,6 +233,12 @@ public final class Bridge implements AutoCloseable {
             nextCommitMillis = now + COMMIT_INTERVAL_MS;
         }
         checkProgress(connection);
+        if (!backoffReset && System.nanoTime() - connectedAtNanos > STABLE_NANOS) {
+            // Only a connection that lasted resets the backoff: a remote that accepts and drops at
+            // once (a session taken over, a refusal after CONNACK) is not hammered every half second.
+            backoff.reset();
+            backoffReset = true;
+        }
         pause(IDLE_WAIT_NANOS);
     }
 

@@ -25,16 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class KafkaBrokerTest {
 
+    /** The restart (same ports, same data) is exercised by the bridges module's Kafka outage test. */
     @Test
-    void brokerServesProducersAndConsumersAndKeepsItsDataOverARestart(@TempDir Path dir) throws Exception {
+    void brokerServesProducersAndConsumers(@TempDir Path dir) throws Exception {
         try (KafkaBroker kafka = KafkaBroker.start(dir)) {
-            produce(kafka, "before");
+            assertTrue(kafka.isRunning());
+            produce(kafka, "one");
+            produce(kafka, "two");
+            assertEquals(List.of("one", "two"), consume(kafka, 2));
             kafka.stop();
             assertFalse(kafka.isRunning());
-            kafka.restart();
-            assertTrue(kafka.isRunning());
-            produce(kafka, "after");
-            assertEquals(List.of("before", "after"), consume(kafka, 2));
         }
     }
 
