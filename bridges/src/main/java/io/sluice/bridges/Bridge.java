@@ -3,7 +3,10 @@ package io.sluice.bridges;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 import io.sluice.bridges.backlog.Backlog;
@@ -32,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: {@code sluice-bridge-<name>} runs the state machine and is the only one to read the
  * backlog and send; the remote's threads report acknowledgements through {@link AckWindow}; the
- * {@link BacklogWriter} stores what taps hand over and wakes this thread.
+ * {@link BacklogWriter} stores what taps hand over and wakes this thread; {@code
+ * sluice-bridge-<name>-commit} commits the cursor, so its fsync never holds up sending.
  */
 public final class Bridge implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Bridge.class);
@@ -51,6 +55,8 @@ public final class Bridge implements AutoCloseable {
     private final Backoff backoff;
     private final long cancelTimeoutNanos;
     private final AckWindow acks = new AckWindow();
+    private final ExecutorService committer;
+    private final AtomicBoolean commitQueued = new AtomicBoolean();
     private final RateLimitedLog refusals;
     private final Thread thread;
 
@@ -89,6 +95,11 @@ public final class Bridge implements AutoCloseable {
         this.cancelTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(cancelTimeoutMillis);
         this.writer = new BacklogWriter(name, backlog, counters, writerQueue, this::wake);
         this.refusals = RateLimitedLog.onePer(LOG, "bridge " + name, Duration.ofSeconds(10));
+        this.committer = Executors.newSingleThreadExecutor(task -> {
+            Thread committing = new Thread(task, "sluice-bridge-" + name + "-commit");
+            committing.setDaemon(true);
+            return committing;
+        });
         this.thread = new Thread(this::run, "sluice-bridge-" + name);
         this.thread.setDaemon(true);
         this.writer.start();
@@ -220,7 +231,7 @@ public final class Bridge implements AutoCloseable {
         long now = System.currentTimeMillis();
         boolean caughtUp = backlog.size() == 0;
         if (caughtUp && state == BridgeState.DRAINING) {
-            backlog.commit();
+            commitSoon();
             logDrained();
             state = BridgeState.CONNECTED;
         } else if (!caughtUp && state == BridgeState.CONNECTED && backlog.size() > connection.window) {
@@ -229,7 +240,7 @@ public final class Bridge implements AutoCloseable {
             startDraining();
         }
         if (now >= nextCommitMillis) {
-            backlog.commit();
+            commitSoon();
             nextCommitMillis = now + COMMIT_INTERVAL_MS;
         }
         checkProgress(connection);
@@ -254,8 +265,17 @@ public final class Bridge implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands the remote what its window and lookahead allow. With a lookahead the remote holds a
+     * queue of its own, so the bridge refills it in batches (a quarter of the lookahead at least)
+     * unless the remote is close to running dry.
+     */
     private void sendMore(Connection connection) {
-        int room = acks.room(connection.window);
+        int limit = connection.window + remote.lookahead();
+        int room = acks.room(limit);
+        if (room < Math.min(READ_BATCH, remote.lookahead() / 4) && acks.pending() > connection.window) {
+            return;
+        }
         long next = acks.next();
         while (room > 0 && next < backlog.end() && !stopping && connection.failure == null) {
             List<Backlog.Waiting> waiting = backlog.read(next, Math.min(room, READ_BATCH));
@@ -283,7 +303,7 @@ public final class Bridge implements AutoCloseable {
                 counters.add(BridgeCounter.SENT, batch.size());
                 remote.send(batch);
             }
-            room = acks.room(connection.window);
+            room = acks.room(limit);
             next = acks.next();
         }
     }
@@ -317,9 +337,22 @@ public final class Bridge implements AutoCloseable {
         long delay = backoff.next();
         backoffUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
         state = BridgeState.BACKOFF;
-        backlog.commit();
+        commitSoon();
         LOG.warn("bridge {}: {}; next attempt in {} ms; {} messages wait in the backlog", name, why, delay,
                 backlog.size());
+    }
+
+    /**
+     * Commits the cursor on the committer thread (an fsync: it must not hold up sending); at most
+     * one commit is queued at a time, and it commits the latest start when it runs.
+     */
+    private void commitSoon() {
+        if (backlog.start() > backlog.committed() && commitQueued.compareAndSet(false, true)) {
+            committer.execute(() -> {
+                commitQueued.set(false);
+                backlog.commit();
+            });
+        }
     }
 
     private void waitOut() {
@@ -350,6 +383,12 @@ public final class Bridge implements AutoCloseable {
             LOG.warn("bridge {}: settling acknowledgements at shutdown failed", name, e);
         }
         remote.disconnect("the bridge is stopping");
+        committer.shutdown();
+        try {
+            committer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         backlog.commit();
     }
 

@@ -37,6 +37,16 @@ public interface Remote extends AutoCloseable {
         return false;
     }
 
+    /**
+     * How many messages beyond the window this remote takes from the bridge and holds, sending each
+     * as soon as the window has room on its own thread: so a freed slot is filled without a round
+     * trip through the bridge thread, and the bridge hands messages over in batches. 0 when the
+     * remote pipelines by itself (Kafka's producer).
+     */
+    default int lookahead() {
+        return 0;
+    }
+
     /** Ends the current connection, politely when it is up; no more events come from it. */
     void disconnect(String reason);
 

@@ -56,7 +56,8 @@ public final class Backlog {
     private long bytes;
     private long reservedMessages;
     private long reservedBytes;
-    private long committed;
+    private volatile long committed;
+    private final Object commitLock = new Object();
 
     private Backlog(StorageAdapter storage, String shard, String bridge, long maxMessages, long maxBytes,
                     FullPolicy fullPolicy, BridgeCounters counters) {
@@ -266,25 +267,27 @@ public final class Backlog {
     }
 
     /**
-     * Bridge thread: makes the start durable (the group offset, fsynced), then trims the shard below
-     * it. A failure is logged and counted nowhere else: the messages stay and are sent again.
+     * Makes the start durable (the group offset, fsynced), then trims the shard below it. One commit
+     * at a time, from any thread. A failure is logged: the messages stay and are sent again.
      */
     public void commit() {
-        long target;
-        synchronized (this) {
-            target = start;
-        }
-        if (target <= committed) {
-            return;
-        }
-        try {
-            storage.commitOffset(GROUP, shard, target);
-            committed = target;
-            storage.deleteRecordsBefore(shard, target);
-        } catch (RuntimeException e) {
-            if (errorLog.admit(1)) {
-                errorLog.write(Level.ERROR, "committing the cursor of shard '" + shard + "' at "
-                        + target + " failed; delivered messages may be sent again after a restart", e);
+        synchronized (commitLock) {
+            long target;
+            synchronized (this) {
+                target = start;
+            }
+            if (target <= committed) {
+                return;
+            }
+            try {
+                storage.commitOffset(GROUP, shard, target);
+                committed = target;
+                storage.deleteRecordsBefore(shard, target);
+            } catch (RuntimeException e) {
+                if (errorLog.admit(1)) {
+                    errorLog.write(Level.ERROR, "committing the cursor of shard '" + shard + "' at " + target
+                            + " failed; delivered messages may be sent again after a restart", e);
+                }
             }
         }
     }

@@ -54,7 +54,7 @@ public final class KafkaRemote implements Remote {
     private final KafkaBridgeSettings settings;
     private final Set<String> topics = new LinkedHashSet<>();
     private KafkaProducer<byte[], byte[]> producer;
-    private Events events;
+    private Link link;
 
     public KafkaRemote(KafkaBridgeSettings settings) {
         this.settings = settings;
@@ -68,10 +68,31 @@ public final class KafkaRemote implements Remote {
         return "kafka://" + settings.bootstrapHosts();
     }
 
+    /**
+     * One connection's events, and whether it failed: a producer reports most send failures through
+     * the callback rather than by throwing (a metadata timeout, after blocking {@code max.block.ms}),
+     * so the send loop checks this before each record instead of blocking again for every one.
+     */
+    private static final class Link {
+        private final Events events;
+        private volatile boolean failed;
+
+        Link(Events events) {
+            this.events = events;
+        }
+
+        void fail(String reason, Exception e) {
+            if (!failed) {
+                failed = true;
+                events.failed(reason, e);
+            }
+        }
+    }
+
     @Override
     public void connect(Events events) {
         closeProducer();
-        this.events = events;
+        this.link = new Link(events);
         try {
             producer = new KafkaProducer<>(producerProperties(settings), new ByteArraySerializer(),
                     new ByteArraySerializer());
@@ -83,22 +104,25 @@ public final class KafkaRemote implements Remote {
                     + " partitions, acks " + settings.acks() + ", compression " + settings.compression());
         } catch (KafkaException | IOException e) {
             closeProducer();
-            events.failed(describe(e), e);
+            link.fail(describe(e), e);
         }
     }
 
     @Override
     public void send(List<Outgoing> batch) {
         KafkaProducer<byte[], byte[]> current = producer;
-        Events reportTo = events;
+        Link reportTo = link;
         if (current == null) {
             return;
         }
         for (Outgoing outgoing : batch) {
+            if (reportTo.failed) {
+                return; // the bridge sends it again on the next connection
+            }
             try {
                 current.send(record(outgoing), new Acknowledgement(outgoing.offset(), reportTo));
             } catch (KafkaException e) {
-                reportTo.failed("sending to Kafka failed: " + describe(e), e);
+                reportTo.fail("sending to Kafka failed: " + describe(e), e);
                 return;
             }
         }
@@ -120,17 +144,17 @@ public final class KafkaRemote implements Remote {
     }
 
     /** Reports one record's outcome; a record Kafka will never take is refused, anything else ends the connection. */
-    private record Acknowledgement(long offset, Events events) implements Callback {
+    private record Acknowledgement(long offset, Link link) implements Callback {
         @Override
         public void onCompletion(RecordMetadata metadata, Exception e) {
             if (e == null) {
-                events.acknowledged(offset);
+                link.events.acknowledged(offset);
             } else if (e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException) {
-                events.refused(offset, BridgeCounter.TOO_LARGE, e.getMessage());
+                link.events.refused(offset, BridgeCounter.TOO_LARGE, e.getMessage());
             } else if (e instanceof InvalidTopicException || e instanceof SerializationException) {
-                events.refused(offset, BridgeCounter.REFUSED_BY_REMOTE, e.getMessage());
+                link.events.refused(offset, BridgeCounter.REFUSED_BY_REMOTE, e.getMessage());
             } else {
-                events.failed("Kafka did not acknowledge a record: " + describe(e), e);
+                link.fail("Kafka did not acknowledge a record: " + describe(e), e);
             }
         }
     }

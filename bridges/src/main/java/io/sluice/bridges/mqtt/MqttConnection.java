@@ -1,6 +1,7 @@
 package io.sluice.bridges.mqtt;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,6 +66,12 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
     private volatile boolean up;
     private volatile boolean ended;
     private int maximumPacketSize = PublishPacket.PROTOCOL_MAXIMUM;
+    /** The remote's Receive Maximum, capped by max_send_queue_len: QoS 1/2 messages in flight at most. */
+    private int receiveWindow = 1;
+    /** QoS 1/2 messages sent and not yet completed (PUBACK, PUBCOMP, or refused). */
+    private int awaitingAck;
+    /** Messages the bridge handed over beyond the window (its lookahead), sent as the window frees up. */
+    private final ArrayDeque<Remote.Outgoing> queued = new ArrayDeque<>();
     private OutboundAliases aliases = new OutboundAliases(0);
     private String[] inboundAliases;
     private boolean reading;
@@ -216,6 +223,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
                 : MqttRemote.MQTT3_WINDOW;
         int window = settings.maxSendQueueLen() > 0 ? Math.min(receiveMaximum, settings.maxSendQueueLen())
                 : receiveMaximum;
+        receiveWindow = window;
         maximumPacketSize = (int) Math.min(PublishPacket.PROTOCOL_MAXIMUM,
                 property(props, MqttProperties.MAXIMUM_PACKET_SIZE, PublishPacket.PROTOCOL_MAXIMUM));
         int topicAliasMaximum = mqtt5 ? (int) property(props, MqttProperties.TOPIC_ALIAS_MAXIMUM, 0) : 0;
@@ -255,6 +263,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         }
         for (int id : inflight.resume()) {
             ctx.write(pubReply(MqttMessageType.PUBREL, id));
+            awaitingAck++; // a QoS 2 message awaiting PUBCOMP counts against the Receive Maximum
         }
         return true;
     }
@@ -307,30 +316,69 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
 
     // ------------------------------------------------------------------ what the bridge sends
 
-    /** Sends stored messages; messages of a connection that is not up wait for the bridge to resend them. */
+    /**
+     * Takes stored messages from the bridge and sends as many as the remote's Receive Maximum allows;
+     * the rest wait here and go out as acknowledgements free the window. Messages of a connection
+     * that is not up wait for the bridge to resend them on the next one.
+     */
     void publish(List<Remote.Outgoing> batch) {
         if (!up || ended) {
             return;
         }
+        queued.addAll(batch);
+        sendQueued();
+    }
+
+    private void sendQueued() {
         long now = System.currentTimeMillis();
-        Inflight inflight = remote.inflight();
-        for (Remote.Outgoing outgoing : batch) {
+        Inflight ids = remote.inflight();
+        boolean wrote = false;
+        while (!queued.isEmpty() && up && !ended) {
+            Remote.Outgoing outgoing = queued.peekFirst();
             BridgeMessage message = outgoing.record().message();
             int id = 0;
             if (message.qos() > 0) {
-                id = inflight.resumed(outgoing.offset());
-                if (id != 0 && inflight.state(id) == Inflight.AWAIT_PUBCOMP) {
-                    continue; // the remote has it: its PUBREL went out again at CONNACK, PUBCOMP will acknowledge
+                if (awaitingAck >= receiveWindow) {
+                    break;
+                }
+                id = ids.resumed(outgoing.offset());
+                if (id != 0 && ids.state(id) == Inflight.AWAIT_PUBCOMP) {
+                    queued.pollFirst(); // the remote has it: its PUBREL went out again at CONNACK, PUBCOMP will acknowledge
+                    continue;
                 }
             }
-            if (!write(outgoing.offset(), outgoing.record(), id, now)) {
+            queued.pollFirst();
+            Sent sent = write(outgoing.offset(), outgoing.record(), id, now);
+            if (sent == Sent.FAILED) {
                 return;
             }
-            if (message.qos() == 0) {
-                events.acknowledged(outgoing.offset());
+            wrote = true;
+            if (sent == Sent.WRITTEN) {
+                if (message.qos() > 0) {
+                    awaitingAck++;
+                } else {
+                    events.acknowledged(outgoing.offset());
+                }
             }
         }
-        ctx.flush();
+        if (wrote) {
+            flushSoon();
+        }
+    }
+
+    /** Flushes now, or at the end of the read in progress. */
+    private void flushSoon() {
+        if (reading) {
+            flushAfterRead = true;
+        } else {
+            ctx.flush();
+        }
+    }
+
+    /** A QoS 1/2 message left the window (completed or refused): send what waits. */
+    private void completed() {
+        awaitingAck--;
+        sendQueued();
     }
 
     /** Sends a QoS 0 message that was not stored. */
@@ -339,16 +387,19 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
             remote.counters().increment(BridgeCounter.QOS0_DROPPED_OFFLINE);
             return;
         }
-        if (write(-1, record, 0, System.currentTimeMillis())) {
-            ctx.flush();
+        if (write(-1, record, 0, System.currentTimeMillis()) == Sent.WRITTEN) {
+            flushSoon();
         }
     }
 
+    /** What became of a message {@link #write} was given. */
+    private enum Sent { WRITTEN, REFUSED, FAILED }
+
     /**
      * Writes one PUBLISH ({@code resumedId} non-zero to resend with that identifier and DUP). A message
-     * above the remote's Maximum Packet Size is refused. False when the connection cannot go on.
+     * above the remote's Maximum Packet Size is refused.
      */
-    private boolean write(long offset, BacklogRecord record, int resumedId, long now) {
+    private Sent write(long offset, BacklogRecord record, int resumedId, long now) {
         BridgeMessage message = record.message();
         String topic = record.target();
         int alias = mqtt5 ? aliases.aliasFor(topic) : 0;
@@ -370,18 +421,18 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
                 remote.counters().increment(BridgeCounter.TOO_LARGE);
                 refusedLocally.warn(reason);
             }
-            return true;
+            return Sent.REFUSED;
         }
         int id = resumedId;
         if (message.qos() > 0 && id == 0) {
             id = remote.inflight().allocate(offset, message.qos() == 1 ? Inflight.AWAIT_PUBACK : Inflight.AWAIT_PUBREC);
             if (id == 0) {
                 fail("all 65,535 packet identifiers are in use", null);
-                return false;
+                return Sent.FAILED;
             }
         }
         ctx.write(PublishPacket.build(wireTopic, message, mqtt5, wireAlias, id, resumedId != 0, now));
-        return true;
+        return Sent.WRITTEN;
     }
 
     private void pubAck(int id, int reason) {
@@ -392,6 +443,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         long offset = inflight.offset(id);
         inflight.free(id);
         settle(offset, reason, "PUBACK");
+        completed();
     }
 
     private void pubRec(int id, int reason) {
@@ -408,6 +460,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
             long offset = inflight.offset(id);
             inflight.free(id);
             settle(offset, reason, "PUBREC");
+            completed();
             return;
         }
         inflight.set(id, Inflight.AWAIT_PUBCOMP);
@@ -422,6 +475,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         long offset = inflight.offset(id);
         inflight.free(id);
         events.acknowledged(offset);
+        completed();
     }
 
     private void settle(long offset, int reason, String packet) {

@@ -190,6 +190,14 @@ public final class MqttRemote implements Remote {
         });
     }
 
+    /** Messages the bridge may hand over beyond the remote's Receive Maximum: they wait in the connection. */
+    static final int LOOKAHEAD = 1024;
+
+    @Override
+    public int lookahead() {
+        return LOOKAHEAD;
+    }
+
     @Override
     public void send(List<Outgoing> batch) {
         MqttConnection current = connection;
