@@ -3,13 +3,14 @@ package io.sluice.broker;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.retain.RetainedStore;
-import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Router;
-import io.sluice.net.auth.Authenticator;
+import io.sluice.broker.routing.Tap;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.session.SessionLimits;
 import io.sluice.broker.session.SessionRegistry;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.net.auth.Authenticator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -99,7 +99,9 @@ final class Fixture implements AutoCloseable {
     }
 
     ExchangeConsumer consumer(QueryServer server) {
-        ExchangeConsumer consumer = ExchangeConsumer.builder().url(server.endpoint()).timeout(Duration.ofSeconds(3)).connect();
+        // Generous: these tests are about answers, not timing, and a loaded 2-core machine can
+        // stall a JeroMQ handshake for seconds (the client then reconnects and asks again).
+        ExchangeConsumer consumer = ExchangeConsumer.builder().url(server.endpoint()).timeout(Duration.ofSeconds(10)).connect();
         open.push(consumer);
         return consumer;
     }

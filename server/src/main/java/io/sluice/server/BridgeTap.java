@@ -6,8 +6,8 @@ import java.util.List;
 import io.sluice.bridges.BridgeMessage;
 import io.sluice.bridges.Forwarder;
 import io.sluice.bridges.UserProperty;
-import io.sluice.broker.PublishAck;
-import io.sluice.broker.Tap;
+import io.sluice.broker.routing.PublishAck;
+import io.sluice.broker.routing.Tap;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 

@@ -6,13 +6,13 @@ import java.util.List;
 import io.sluice.bridges.BridgeMessage;
 import io.sluice.bridges.LocalPublisher;
 import io.sluice.broker.Broker;
-import io.sluice.broker.PublishAck;
+import io.sluice.broker.routing.PublishAck;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.message.UserProperty;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicName;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicName;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.net.auth.ClientIdentity;
 

@@ -1,7 +1,7 @@
 package io.sluice.server;
 
-import io.sluice.broker.PublishAck;
-import io.sluice.broker.Tap;
+import io.sluice.broker.routing.PublishAck;
+import io.sluice.broker.routing.Tap;
 import io.sluice.broker.message.Message;
 import io.sluice.exchange.Durability;
 import io.sluice.exchange.Exchange;

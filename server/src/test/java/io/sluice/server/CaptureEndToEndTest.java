@@ -3,7 +3,7 @@ package io.sluice.server;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import io.sluice.broker.routing.InvalidTopicException;
+import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.testing.Eventually;

@@ -6,7 +6,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import io.sluice.storage.internal.LocalStorageAdapter;
-import io.sluice.storage.segment.LogScheduler;
 
 /**
  * The storage adapter: named shards, each stored by the engine its settings choose

@@ -2,8 +2,8 @@ package io.sluice.broker.retain;
 
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicFilter;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -5,6 +5,8 @@ import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.retain.RetainedStore;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

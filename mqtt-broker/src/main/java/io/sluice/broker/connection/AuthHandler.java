@@ -11,15 +11,15 @@ import io.sluice.net.auth.AuthExchange;
 import io.sluice.net.auth.Authenticator;
 import io.sluice.net.auth.ClientIdentity;
 
-import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD;
-
 /**
  * MQTT 5 enhanced authentication (§4.12, §3.15): the AUTH packets of an exchange that CONNECT
  * starts by naming an Authentication Method, and of a re-authentication the client starts
  * later (AUTH 0x19). Each step goes to the {@link AuthExchange} the authenticator made; its
  * answer becomes AUTH 0x18 (continue), CONNACK (success, carrying the final data), or a refusal
  * (CONNACK 0x86 before the connection is up, DISCONNECT 0x87 for a failed re-authentication).
- * Stateless; the exchange in progress lives in the {@link Connection}.
+ * A re-authentication confirms the client's identity or ends the connection: it never changes
+ * who the {@link ConnectedClient} is. Stateless; the exchange in progress lives in the
+ * {@link Connection}.
  */
 final class AuthHandler {
     /** AUTH reason codes (MQTT 5 §3.15.2.1). */
@@ -30,28 +30,26 @@ final class AuthHandler {
     private AuthHandler() {
     }
 
-    /** CONNECT named an Authentication Method: start the exchange; returns true if it completed at once. */
-    static boolean start(Connection c, ConnectHandler.Pending pending, String method, byte[] data) {
-        AuthExchange exchange = c.broker.authenticator().startExchange(method, c.identity);
+    /** CONNECT named an Authentication Method: start the exchange, which may complete at once. */
+    static void start(Connection c, ConnectRequest request) throws ConnectRefused {
+        AuthExchange exchange = c.broker.authenticator().startExchange(request.authMethod(), request.identity());
         if (exchange == null) {
-            c.broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED_AUTH);
-            c.refuse(CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD,
-                    "unsupported authentication method '" + method + "'");
-            return false;
+            throw ConnectRefused.unsupportedMethod(request.authMethod());
         }
-        c.pending = pending;
         c.authExchange = exchange;
-        return step(c, exchange.respond(data == null ? new byte[0] : data));
+        byte[] data = request.authData();
+        step(c, exchange.respond(data == null ? new byte[0] : data));
     }
 
     /** An AUTH packet before CONNACK: the next step of the exchange CONNECT started. */
-    static boolean proceed(Connection c, MqttMessage msg) throws ProtocolViolation {
-        byte[] data = authData(c, msg, AUTH_CONTINUE);
-        return step(c, c.authExchange.respond(data));
+    static void proceed(Connection c, MqttMessage msg) throws ProtocolViolation, ConnectRefused {
+        byte[] data = authData(c.authExchange, msg, AUTH_CONTINUE);
+        step(c, c.authExchange.respond(data));
     }
 
     /** Reads an AUTH packet's data after checking its reason code and method (MQTT 5 §4.12). */
-    private static byte[] authData(Connection c, MqttMessage msg, byte expectedReason) throws ProtocolViolation {
+    private static byte[] authData(AuthExchange exchange, MqttMessage msg, byte expectedReason)
+            throws ProtocolViolation {
         if (!(msg.variableHeader() instanceof MqttReasonCodeAndPropertiesVariableHeader header)) {
             throw ProtocolViolation.malformed("AUTH without reason code");
         }
@@ -60,35 +58,26 @@ final class AuthHandler {
                     header.reasonCode(), expectedReason));
         }
         String method = InboundProperties.string(header.properties(), MqttProperties.AUTHENTICATION_METHOD);
-        if (!c.authExchange.method().equals(method)) {
+        if (!exchange.method().equals(method)) {
             throw ProtocolViolation.protocolError("AUTH with method '" + method + "' during a '"
-                    + c.authExchange.method() + "' exchange");
+                    + exchange.method() + "' exchange");
         }
         byte[] data = InboundProperties.binary(header.properties(), MqttProperties.AUTHENTICATION_DATA);
         return data == null ? new byte[0] : data;
     }
 
-    /** Acts on one step of an exchange before CONNACK; returns true once the client is connected. */
-    private static boolean step(Connection c, AuthExchange.Step step) {
+    /** Acts on one step of an exchange before CONNACK; success accepts the client as the user it names. */
+    private static void step(Connection c, AuthExchange.Step step) throws ConnectRefused {
         String method = c.authExchange.method();
         switch (step.kind()) {
-            case CONTINUE -> {
-                c.ctx.write(auth(AUTH_CONTINUE, method, step.data()));
-                return false;
-            }
-            case FAILURE -> {
-                ConnectHandler.refuseCredentials(c, Authenticator.Verdict.BAD_CREDENTIALS,
-                        method + " failed: " + step.reason());
-                return false;
-            }
+            case CONTINUE -> c.ctx.write(auth(AUTH_CONTINUE, method, step.data()));
+            case FAILURE -> throw ConnectRefused.credentials(Authenticator.Verdict.BAD_CREDENTIALS,
+                    c.request.isMqtt5(), method + " failed: " + step.reason());
             default -> {
-                c.identity = new ClientIdentity(c.identity.clientId(), step.username(), c.identity.address());
                 c.authExchange = null;
-                c.authMethod = method;
-                ConnectHandler.Pending pending = c.pending;
-                c.pending = null;
-                ConnectHandler.accept(c, pending, step.data());
-                return true;
+                ClientIdentity claimed = c.request.identity();
+                ConnectHandler.accept(c, new ClientIdentity(claimed.clientId(), step.username(), claimed.address()),
+                        method, step.data());
             }
         }
     }
@@ -98,33 +87,35 @@ final class AuthHandler {
      * Only a client that authenticated with a method may; failure ends the connection (§4.12.1).
      */
     static void reauthenticate(Connection c, MqttMessage msg) throws ProtocolViolation {
-        if (c.authMethod == null) {
+        ConnectedClient client = c.client();
+        String method = client.authMethod();
+        if (method == null) {
             throw ProtocolViolation.protocolError("AUTH without an authentication method in CONNECT");
         }
-        byte[] data;
-        if (c.authExchange == null) {
-            c.authExchange = c.broker.authenticator().startExchange(c.authMethod, c.identity);
+        boolean starting = c.authExchange == null;
+        if (starting) {
+            c.authExchange = c.broker.authenticator().startExchange(method, client.identity());
             if (c.authExchange == null) {
-                throw ProtocolViolation.protocolError("re-authentication with '" + c.authMethod + "' is not offered");
+                throw ProtocolViolation.protocolError("re-authentication with '" + method + "' is not offered");
             }
-            data = authData(c, msg, AUTH_REAUTHENTICATE);
-        } else {
-            data = authData(c, msg, AUTH_CONTINUE);
         }
+        byte[] data = authData(c.authExchange, msg, starting ? AUTH_REAUTHENTICATE : AUTH_CONTINUE);
         AuthExchange.Step step = c.authExchange.respond(data);
         switch (step.kind()) {
-            case CONTINUE -> c.ctx.write(auth(AUTH_CONTINUE, c.authMethod, step.data()));
-            case SUCCESS -> {
-                c.authExchange = null;
-                if (!step.username().equals(c.identity.username())) {
-                    reauthenticationFailed(c, "re-authenticated as '" + step.username() + "' instead of '"
-                            + c.identity.username() + "'");
-                    return;
-                }
-                c.ctx.write(auth(AUTH_SUCCESS, c.authMethod, step.data()));
-            }
+            case CONTINUE -> c.ctx.write(auth(AUTH_CONTINUE, method, step.data()));
+            case SUCCESS -> reauthenticated(c, client, step);
             default -> reauthenticationFailed(c, step.reason());
         }
+    }
+
+    private static void reauthenticated(Connection c, ConnectedClient client, AuthExchange.Step step) {
+        c.authExchange = null;
+        if (!client.isConfirmedBy(step.username())) {
+            reauthenticationFailed(c, "re-authenticated as '" + step.username() + "' instead of '"
+                    + client.identity().username() + "'");
+            return;
+        }
+        c.ctx.write(auth(AUTH_SUCCESS, client.authMethod(), step.data()));
     }
 
     private static void reauthenticationFailed(Connection c, String reason) {

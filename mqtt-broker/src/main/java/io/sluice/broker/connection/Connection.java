@@ -1,6 +1,5 @@
 package io.sluice.broker.connection;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -9,7 +8,6 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
-import io.netty.handler.codec.mqtt.MqttFixedHeader;
 import io.netty.handler.codec.mqtt.MqttIdentifierRejectedException;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
@@ -17,7 +15,6 @@ import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
-import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
@@ -29,27 +26,27 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
-import io.sluice.broker.limits.PublishThrottle;
 import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.session.Outbox;
+import io.sluice.broker.session.SessionLink;
 import io.sluice.net.auth.AuthExchange;
 import io.sluice.net.tls.ClientCertificate;
-import io.sluice.net.auth.ClientIdentity;
 import io.sluice.net.RefusalLog;
 import io.sluice.broker.session.Outbox;
-import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionLink;
-import io.sluice.broker.session.Will;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.net.ssl.SSLException;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * One client's network connection: the last handler of the pipeline, after the MQTT decoder and
- * encoder. It owns the connection state and dispatches each packet to the handler for its
+ * encoder. Its state goes through two objects: the {@link ConnectRequest} CONNECT made, while the
+ * client authenticates, then the {@link ConnectedClient} made once at CONNACK and kept, unchanged,
+ * until the connection ends. It dispatches each packet to the handler for its
  * concern ({@link ConnectHandler}, {@link AuthHandler}, {@link PublishHandler},
  * {@link SubscribeHandler}, {@link OutboundFlow}); protocol violations thrown by those end up in
  * {@link #violation}. A client over its publish rate has its reads paused here, and the packets
@@ -73,35 +70,19 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     final InboundAcks inboundAcks = new InboundAcks(this);
     ChannelHandlerContext ctx;
 
-    // Set by ConnectHandler once CONNECT is accepted.
-    MqttVersion version = MqttVersion.MQTT_3_1_1;
-    /** The client set the bridge bit in CONNECT: its subscriptions are No Local and Retain As Published. */
-    boolean bridge;
-    ClientIdentity identity;
-    Session session;
-    Will will;
-    TopicAliases aliases;
-    int clientReceiveMaximum = 65535;
-    long clientMaximumPacketSize = Long.MAX_VALUE;
-    boolean problemInformation = true;
-    /** The Authentication Method of CONNECT, or null; re-authentication must use the same. */
-    String authMethod;
+    /** What CONNECT asked for, from its arrival until CONNACK (an enhanced authentication takes several packets). */
+    ConnectRequest request;
     /** An enhanced authentication in progress (before CONNACK, or a re-authentication), else null. */
     AuthExchange authExchange;
-    /** What CONNECT asked for, kept while an enhanced authentication runs. */
-    ConnectHandler.Pending pending;
-    /** The publish rate limits, or null when there are none. */
-    PublishThrottle throttle;
+    /** The client as CONNACK accepted it; null before, then set once ({@link #accepted}). */
+    private ConnectedClient client;
 
-    private boolean connected;
     private boolean closing;
+    /** The client ended with a normal DISCONNECT, which discards its will (MQTT 5 §3.1.2.5). */
+    private boolean willDiscarded;
     private boolean readsPaused;
     /** Packets already read when reads were paused, handled in order once the client is within its rate. */
     private ArrayDeque<Object> deferred;
-
-    public Connection(Broker broker) {
-        this(broker, false);
-    }
 
     public Connection(Broker broker, boolean peerCertAsUsername) {
         this.broker = broker;
@@ -114,16 +95,30 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         this.ctx = context;
     }
 
-    Channel channel() {
-        return ctx.channel();
+    /** The client as CONNACK accepted it, or null before. */
+    ConnectedClient client() {
+        return client;
     }
 
+    /** CONNECT is accepted: the client state is set, once, just before CONNACK goes out. */
+    void accepted(ConnectedClient accepted) {
+        if (client != null) {
+            throw new IllegalStateException("client '" + client.clientId() + "' was accepted already");
+        }
+        client = accepted;
+        request = null;
+    }
+
+    /** Whether the accepted client speaks MQTT 5; false before CONNACK. */
     boolean isMqtt5() {
-        return version == MqttVersion.MQTT_5;
+        return client != null && client.isMqtt5();
     }
 
     String clientId() {
-        return identity == null ? "(before CONNECT)" : identity.clientId();
+        if (client != null) {
+            return client.clientId();
+        }
+        return request == null ? "(before CONNECT)" : request.identity().clientId();
     }
 
     SocketAddress remoteAddress() {
@@ -141,7 +136,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     /** A PINGREQ is answered even while reads are paused, so a throttled client does not think the broker gone. */
     private boolean isPing(Object msg) {
-        return connected && msg instanceof MqttMessage m && m.decoderResult().isSuccess()
+        return client != null && msg instanceof MqttMessage m && m.decoderResult().isSuccess()
                 && m.fixedHeader().messageType() == MqttMessageType.PINGREQ;
     }
 
@@ -163,8 +158,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
             return;
         }
         MqttMessageType type = msg.fixedHeader().messageType();
-        if (!connected) {
-            connected = beforeConnAck(type, msg);
+        if (client == null) {
+            beforeConnAck(type, msg);
             return;
         }
         switch (type) {
@@ -175,8 +170,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
             case PUBCOMP -> outbound.onPubComp(packetId(msg));
             case SUBSCRIBE -> SubscribeHandler.subscribe(this, (MqttSubscribeMessage) msg);
             case UNSUBSCRIBE -> SubscribeHandler.unsubscribe(this, (MqttUnsubscribeMessage) msg);
-            case PINGREQ -> ctx.write(new MqttMessage(new MqttFixedHeader(
-                    MqttMessageType.PINGRESP, false, MqttQoS.AT_MOST_ONCE, false, 0)));
+            case PINGREQ -> ctx.write(MqttMessage.PINGRESP);
             case DISCONNECT -> ConnectHandler.disconnect(this, msg);
             case CONNECT -> throw ProtocolViolation.protocolError("a second CONNECT on one connection");
             case AUTH -> AuthHandler.reauthenticate(this, msg);
@@ -184,22 +178,29 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         }
     }
 
-    /** CONNECT first; during an enhanced authentication only AUTH (or DISCONNECT). Returns true once connected. */
-    private boolean beforeConnAck(MqttMessageType type, MqttMessage msg) throws ProtocolViolation {
-        if (authExchange == null) {
-            if (type != MqttMessageType.CONNECT) {
-                throw ProtocolViolation.protocolError("the first packet must be CONNECT, got " + type);
+    /** CONNECT first; during an enhanced authentication only AUTH (or DISCONNECT). */
+    private void beforeConnAck(MqttMessageType type, MqttMessage msg) throws ProtocolViolation {
+        try {
+            if (authExchange == null) {
+                if (type != MqttMessageType.CONNECT) {
+                    throw ProtocolViolation.protocolError("the first packet must be CONNECT, got " + type);
+                }
+                ConnectHandler.connect(this, (MqttConnectMessage) msg);
+            } else {
+                duringAuthentication(type, msg);
             }
-            return ConnectHandler.connect(this, (MqttConnectMessage) msg);
+        } catch (ConnectRefused e) {
+            refuse(e);
         }
-        return switch (type) {
+    }
+
+    private void duringAuthentication(MqttMessageType type, MqttMessage msg)
+            throws ProtocolViolation, ConnectRefused {
+        switch (type) {
             case AUTH -> AuthHandler.proceed(this, msg);
-            case DISCONNECT -> {
-                closeNormally();
-                yield false;
-            }
+            case DISCONNECT -> closeNormally();
             default -> throw ProtocolViolation.protocolError(type + " during authentication, before CONNACK");
-        };
+        }
     }
 
     /**
@@ -236,7 +237,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         if (!ctx.channel().isActive()) {
             return;
         }
-        long more = throttle.pauseNanos(System.nanoTime());
+        long more = client.throttle().pauseNanos(System.nanoTime());
         if (more > 0) {
             ctx.executor().schedule(this::resumeReads, more, TimeUnit.NANOSECONDS);
             return;
@@ -258,7 +259,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     /** Maps a decoder failure to what MQTT says the server answers, then closes. */
     private void decoderFailure(Throwable cause) throws ProtocolViolation {
         boolean tooLarge = cause instanceof TooLongFrameException;
-        if (connected) {
+        if (client != null) {
             throw tooLarge
                     ? new ProtocolViolation(MqttReasonCodes.Disconnect.PACKET_TOO_LARGE, cause.getMessage())
                     : ProtocolViolation.malformed(String.valueOf(cause.getMessage()));
@@ -280,8 +281,15 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         }
     }
 
+    private void refuse(ConnectRefused e) {
+        if (e.isAuthentication()) {
+            broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED_AUTH);
+        }
+        refuse(e.code(), e.getMessage());
+    }
+
     /** Refuses a CONNECT with {@code code} (valid for the connection's protocol version) and closes. */
-    void refuse(MqttConnectReturnCode code, String reason) {
+    private void refuse(MqttConnectReturnCode code, String reason) {
         broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED);
         authExchange = null;
         RefusalLog.log("refused client '{}' from {}: {} ({})", clientId(), remoteAddress(), reason, code);
@@ -292,7 +300,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     /** Ends the connection for a protocol violation: DISCONNECT with the reason code in MQTT 5, a plain close before. */
-    void violation(ProtocolViolation e) {
+    private void violation(ProtocolViolation e) {
         broker.metrics().increment(BrokerCounter.DISCONNECTS_PROTOCOL_ERROR);
         disconnect(e.reasonCode(), e.getMessage());
     }
@@ -304,9 +312,9 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         }
         closing = true;
         RefusalLog.log("disconnecting client '{}' from {}: {} ({})", clientId(), remoteAddress(), reason, code);
-        if (connected && isMqtt5()) {
+        if (isMqtt5()) {
             MqttProperties properties = new MqttProperties();
-            if (problemInformation) {
+            if (client.limits().problemInformation()) {
                 properties.add(new MqttProperties.StringProperty(MqttProperties.REASON_STRING, reason));
             }
             MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(code.byteValue())
@@ -326,12 +334,12 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     /** The client sent a normal DISCONNECT: close without publishing the will. */
     void closeNormally() {
-        will = null;
-        closeWithWill();
+        willDiscarded = true;
+        closeKeepingWill();
     }
 
     /** The client sent DISCONNECT asking for its will (MQTT 5 reason 0x04): close and keep it. */
-    void closeWithWill() {
+    void closeKeepingWill() {
         closing = true;
         ctx.close();
     }
@@ -343,35 +351,36 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext context) {
-        if (context.channel().isWritable() && session != null) {
+        if (context.channel().isWritable() && client != null) {
             outbound.drain();
         }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
-        if (event instanceof SslHandshakeCompletionEvent handshake) {
-            if (!handshake.isSuccess()) {
-                closing = true;
-                broker.metrics().increment(BrokerCounter.TLS_HANDSHAKES_FAILED);
-                RefusalLog.log("TLS handshake with {} failed: {}", remoteAddress(), handshake.cause().toString());
-            }
-            context.fireUserEventTriggered(event);
+        if (event instanceof IdleStateEvent) {
+            idle();
             return;
         }
-        if (event instanceof IdleStateEvent) {
-            if (readsPaused) {
-                return; // silent because we stopped reading it, not because it went away
-            }
-            if (!connected) {
-                closeWithLog("no CONNECT within " + broker.settings().connectTimeoutMillis() + " ms");
-                return;
-            }
-            broker.metrics().increment(BrokerCounter.DISCONNECTS_KEEPALIVE);
-            disconnect(MqttReasonCodes.Disconnect.KEEP_ALIVE_TIMEOUT, "keepalive expired");
-            return;
+        if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
+            closing = true;
+            broker.metrics().increment(BrokerCounter.TLS_HANDSHAKES_FAILED);
+            RefusalLog.log("TLS handshake with {} failed: {}", remoteAddress(), handshake.cause().toString());
         }
         context.fireUserEventTriggered(event);
+    }
+
+    /** Nothing read for the CONNECT timeout (before CONNECT) or for keepalive × multiplier (after). */
+    private void idle() {
+        if (readsPaused) {
+            return; // silent because we stopped reading it, not because it went away
+        }
+        if (client == null) {
+            closeWithLog("no CONNECT within " + broker.settings().connectTimeoutMillis() + " ms");
+            return;
+        }
+        broker.metrics().increment(BrokerCounter.DISCONNECTS_KEEPALIVE);
+        disconnect(MqttReasonCodes.Disconnect.KEEP_ALIVE_TIMEOUT, "keepalive expired");
     }
 
     @Override
@@ -391,9 +400,9 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
             deferred.forEach(ReferenceCountUtil::release);
             deferred.clear();
         }
-        if (session != null) {
+        if (client != null) {
             broker.connectedClients().decrementAndGet();
-            broker.sessions().detach(session, this, will);
+            broker.sessions().detach(client.session(), this, willDiscarded ? null : client.will());
             LOG.debug("client '{}' from {} disconnected", clientId(), remoteAddress());
         }
         context.fireChannelInactive();

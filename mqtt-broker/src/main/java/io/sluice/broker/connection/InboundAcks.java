@@ -1,6 +1,6 @@
 package io.sluice.broker.connection;
 
-import io.sluice.broker.PublishAck;
+import io.sluice.broker.routing.PublishAck;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;

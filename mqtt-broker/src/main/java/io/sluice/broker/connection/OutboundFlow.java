@@ -38,7 +38,7 @@ final class OutboundFlow {
 
     /** After CONNACK: resend what was unacknowledged (DUP), start the MQTT 3.x retry timer, then drain the queue. */
     void resume() {
-        Session session = c.session;
+        Session session = c.client().session();
         session.resendInflight(c.outbox, System.nanoTime());
         writeOutbox();
         long retryMillis = c.broker.settings().retryIntervalMillis();
@@ -53,16 +53,16 @@ final class OutboundFlow {
     /** Moves queued messages into the socket; flushes once for the whole batch. */
     void drain() {
         Channel channel = c.ctx.channel();
-        Session session = c.session;
-        if (!channel.isActive() || session == null) {
+        ConnectedClient client = c.client();
+        if (!channel.isActive() || client == null) {
             return;
         }
         long budget = channel.bytesBeforeUnwritable();
         if (budget <= 0) {
             return; // channelWritabilityChanged drains again once the client has read
         }
-        int window = Math.min(c.clientReceiveMaximum, c.broker.settings().maxInflightWindow());
-        boolean more = session.drain(c.outbox, window, budget, System.currentTimeMillis(), System.nanoTime());
+        int window = Math.min(client.limits().receiveMaximum(), c.broker.settings().maxInflightWindow());
+        boolean more = client.session().drain(c.outbox, window, budget, System.currentTimeMillis(), System.nanoTime());
         writeOutbox();
         c.ctx.flush();
         if (more && channel.isWritable()) {
@@ -72,7 +72,7 @@ final class OutboundFlow {
 
     private void retry() {
         long interval = TimeUnit.MILLISECONDS.toNanos(c.broker.settings().retryIntervalMillis());
-        c.session.resendOverdue(c.outbox, System.nanoTime(), interval);
+        c.client().session().resendOverdue(c.outbox, System.nanoTime(), interval);
         if (c.outbox.size() > 0) {
             writeOutbox();
             c.ctx.flush();
@@ -96,20 +96,21 @@ final class OutboundFlow {
     }
 
     private void writePublish(Delivery delivery, int packetId, boolean dup, long now) {
+        ConnectedClient client = c.client();
         Message message = delivery.message();
-        boolean v5 = c.isMqtt5();
+        boolean v5 = client.isMqtt5();
         long expiry = v5 ? message.remainingExpirySeconds(now) : -1;
-        int alias = v5 ? c.aliases.outboundAlias(message.topic()) : 0;
+        int alias = v5 ? client.aliases().outboundAlias(message.topic()) : 0;
         boolean sendTopic = alias == 0;
         boolean wantsAlias = v5 && alias == 0;
         PublishEncoder.Header header = new PublishEncoder.Header(packetId, dup, v5,
                 wantsAlias ? 1 : alias, sendTopic, expiry);
-        if (PublishEncoder.size(delivery, header) > c.clientMaximumPacketSize) {
+        if (PublishEncoder.size(delivery, header) > client.limits().maximumPacketSize()) {
             tooLarge(packetId);
             return;
         }
         if (wantsAlias) {
-            int assigned = c.aliases.assignOutbound(message.topic());
+            int assigned = client.aliases().assignOutbound(message.topic());
             header = new PublishEncoder.Header(packetId, dup, true, assigned, true, expiry);
         }
         ByteBuf packet = PublishEncoder.encode(c.ctx.alloc(), delivery, header);
@@ -121,19 +122,19 @@ final class OutboundFlow {
     private void tooLarge(int packetId) {
         c.broker.metrics().increment(BrokerCounter.MESSAGES_DROPPED_TOO_LARGE);
         if (packetId != 0) {
-            c.session.discard(packetId);
+            c.client().session().discard(packetId);
         }
     }
 
     void onPubAck(int packetId) {
-        c.session.onPubAck(packetId);
+        c.client().session().onPubAck(packetId);
     }
 
     void onPubRec(MqttMessage msg) {
         int packetId = Connection.packetId(msg);
         boolean failed = msg.variableHeader() instanceof MqttPubReplyMessageVariableHeader reply
                 && (reply.reasonCode() & 0xFF) >= 0x80;
-        switch (c.session.onPubRec(packetId, failed)) {
+        switch (c.client().session().onPubRec(packetId, failed)) {
             case SEND_PUBREL -> c.ctx.write(Acks.pubRel(packetId, 0));
             case UNKNOWN_PACKET_ID -> c.ctx.write(Acks.pubRel(packetId, c.isMqtt5() ? 0x92 : 0));
             case DONE -> { }
@@ -141,6 +142,6 @@ final class OutboundFlow {
     }
 
     void onPubComp(int packetId) {
-        c.session.onPubComp(packetId);
+        c.client().session().onPubComp(packetId);
     }
 }

@@ -10,10 +10,10 @@ import io.sluice.broker.codec.Utf8;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicName;
-import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.SessionJournal;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicName;
 import io.sluice.net.RefusalLog;
 
 /**
@@ -35,52 +35,82 @@ final class PublishHandler {
     }
 
     static void publish(Connection c, MqttPublishMessage msg) throws ProtocolViolation {
+        ConnectedClient client = c.client();
         c.broker.metrics().increment(BrokerCounter.MESSAGES_RECEIVED);
-        if (c.throttle != null) {
-            long pause = c.throttle.charge(msg.content().readableBytes(), System.nanoTime());
-            if (pause > 0) {
-                c.pauseReads(pause); // this packet is still handled; the ones after it wait
-            }
-        }
+        charge(c, client.throttle(), msg.content().readableBytes());
         MqttPublishVariableHeader header = msg.variableHeader();
         int qos = msg.fixedHeader().qosLevel().value();
-        int packetId = header.packetId();
-        MqttProperties props = header.properties();
-        String topic = resolveTopic(c, header.topicName(), props);
-        int unacknowledged = c.session.pendingInboundQos2() + c.inboundAcks.pendingQos1();
-        if (qos > 0 && c.isMqtt5() && unacknowledged >= c.broker.settings().receiveMaximum()) {
-            throw new ProtocolViolation(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
-                    "more than " + c.broker.settings().receiveMaximum() + " QoS 1/2 messages not yet acknowledged");
+        String topic = resolveTopic(client, header.topicName(), header.properties());
+        checkReceiveMaximum(c, client, qos);
+        Message message = admit(c, client, msg, topic, qos);
+        if (message == null) {
+            return;
         }
+        if (qos == 0) {
+            c.broker.router().publish(message);
+        } else if (c.broker.acknowledgesDurably()) {
+            publishDurably(c, client, message, header.packetId());
+        } else {
+            publishAndAcknowledge(c, client, message, header.packetId());
+        }
+    }
+
+    /** Charges the client's publish rate; over it, this packet is still handled but the ones after it wait. */
+    private static void charge(Connection c, PublishThrottle throttle, int payloadBytes) {
+        if (throttle == null) {
+            return;
+        }
+        long pause = throttle.charge(payloadBytes, System.nanoTime());
+        if (pause > 0) {
+            c.pauseReads(pause);
+        }
+    }
+
+    private static void checkReceiveMaximum(Connection c, ConnectedClient client, int qos) throws ProtocolViolation {
+        if (qos == 0 || !client.isMqtt5()) {
+            return;
+        }
+        int receiveMaximum = c.broker.settings().receiveMaximum();
+        if (client.session().pendingInboundQos2() + c.inboundAcks.pendingQos1() >= receiveMaximum) {
+            throw new ProtocolViolation(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
+                    "more than " + receiveMaximum + " QoS 1/2 messages not yet acknowledged");
+        }
+    }
+
+    /**
+     * Validates and authorises a PUBLISH and copies its payload; returns the message the broker
+     * now owns, or null if the PUBLISH was rejected (and answered, or the connection ended).
+     */
+    private static Message admit(Connection c, ConnectedClient client, MqttPublishMessage msg, String topic, int qos) {
+        int packetId = msg.variableHeader().packetId();
         try {
             TopicName.validate(topic, c.broker.settings().maxTopicLevels());
         } catch (InvalidTopicException e) {
             reject(c, qos, packetId, TOPIC_NAME_INVALID, BrokerCounter.PUBLISH_DROPPED_INVALID, e.getMessage());
-            return;
+            return null;
         }
         byte[] payload = ByteBufUtil.getBytes(msg.content());
-        MessageProperties properties = c.isMqtt5() ? InboundProperties.message(props) : MessageProperties.NONE;
+        MessageProperties properties = client.isMqtt5()
+                ? InboundProperties.message(msg.variableHeader().properties()) : MessageProperties.NONE;
         if (properties.payloadFormat() == 1 && !Utf8.isValid(payload)) {
             reject(c, qos, packetId, PAYLOAD_FORMAT_INVALID, BrokerCounter.PUBLISH_DROPPED_INVALID,
                     "payload is not the UTF-8 its format indicator claims");
-            return;
+            return null;
         }
-        if (!mayPublish(c, topic)) {
+        if (!mayPublish(c, client, topic)) {
             denied(c, qos, packetId, topic);
-            return;
+            return null;
         }
-        Message message = new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties,
-                c.identity.clientId(), System.currentTimeMillis());
-        if (qos == 0) {
+        return new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties, client.clientId(),
+                System.currentTimeMillis());
+    }
+
+    /** QoS 1/2 without durability: route (a resent QoS 2 packet id not twice), then acknowledge at once. */
+    private static void publishAndAcknowledge(Connection c, ConnectedClient client, Message message, int packetId) {
+        if (message.qos() == 1 || client.session().receiveQos2(packetId)) {
             c.broker.router().publish(message);
-        } else if (c.broker.acknowledgesDurably()) {
-            publishDurably(c, message, packetId);
-        } else {
-            if (qos == 1 || c.session.receiveQos2(packetId)) {
-                c.broker.router().publish(message);
-            }
-            c.ctx.write(qos == 1 ? Acks.pubAck(packetId, SUCCESS) : Acks.pubRec(packetId, SUCCESS));
         }
+        c.ctx.write(message.qos() == 1 ? Acks.pubAck(packetId, SUCCESS) : Acks.pubRec(packetId, SUCCESS));
     }
 
     /**
@@ -90,9 +120,9 @@ final class PublishHandler {
      * hold the acknowledgement themselves). A publisher that got its acknowledgement never loses
      * the message to a crash.
      */
-    private static void publishDurably(Connection c, Message message, int packetId) {
+    private static void publishDurably(Connection c, ConnectedClient client, Message message, int packetId) {
         InboundAcks.Pending ack = c.inboundAcks.add(packetId, message.qos());
-        if (message.qos() == 1 || c.session.receiveQos2(packetId)) {
+        if (message.qos() == 1 || client.session().receiveQos2(packetId)) {
             c.broker.router().publish(message, ack);
         }
         SessionJournal journal = c.broker.sessions().journal();
@@ -103,9 +133,10 @@ final class PublishHandler {
         ack.release();
     }
 
-    private static String resolveTopic(Connection c, String topic, MqttProperties props) throws ProtocolViolation {
-        long alias = c.isMqtt5() ? InboundProperties.integer(props, MqttProperties.TOPIC_ALIAS, -1) : -1;
-        String resolved = alias >= 0 ? c.aliases.resolveInbound(topic, (int) alias) : topic;
+    private static String resolveTopic(ConnectedClient client, String topic, MqttProperties props)
+            throws ProtocolViolation {
+        long alias = client.isMqtt5() ? InboundProperties.integer(props, MqttProperties.TOPIC_ALIAS, -1) : -1;
+        String resolved = alias >= 0 ? client.aliases().resolveInbound(topic, (int) alias) : topic;
         if (resolved.isEmpty()) {
             throw ProtocolViolation.protocolError("PUBLISH with an empty topic name and no topic alias");
         }
@@ -113,8 +144,8 @@ final class PublishHandler {
     }
 
     /** Clients may not publish into $SYS; beyond that the configured authoriser decides. */
-    private static boolean mayPublish(Connection c, String topic) {
-        return !topic.startsWith("$SYS") && c.broker.authorizer().mayPublish(c.identity, topic);
+    private static boolean mayPublish(Connection c, ConnectedClient client, String topic) {
+        return !topic.startsWith("$SYS") && c.broker.authorizer().mayPublish(client.identity(), topic);
     }
 
     /** A PUBLISH the ACL refuses: dropped like any rejected one, or the end of the connection (deny_action). */
@@ -147,7 +178,7 @@ final class PublishHandler {
 
     /** PUBREL: the QoS 2 exchange of this packet id is over; answer PUBCOMP. */
     static void release(Connection c, int packetId) {
-        boolean known = c.session.releaseQos2(packetId);
+        boolean known = c.client().session().releaseQos2(packetId);
         c.ctx.write(Acks.pubComp(packetId, known || !c.isMqtt5() ? SUCCESS : PACKET_ID_NOT_FOUND));
     }
 }

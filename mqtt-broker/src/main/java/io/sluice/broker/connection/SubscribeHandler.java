@@ -13,14 +13,13 @@ import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.netty.handler.codec.mqtt.MqttUnsubAckMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
-import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.message.Delivery;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Subscription;
-import io.sluice.broker.routing.TopicFilter;
 import io.sluice.broker.session.Session;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 import io.sluice.net.RefusalLog;
 
 import java.util.List;
@@ -74,43 +73,57 @@ final class SubscribeHandler {
     /** Subscribes one filter; returns its SUBACK reason code (the granted QoS on success). */
     private static int subscribeOne(Connection c, MqttTopicSubscription request, int identifier)
             throws ProtocolViolation {
-        MqttSubscriptionOption option = request.option();
-        MqttSettings settings = c.broker.settings();
         TopicFilter filter;
         try {
-            filter = TopicFilter.parse(request.topicFilter(), settings.maxTopicLevels());
+            filter = TopicFilter.parse(request.topicFilter(), c.broker.settings().maxTopicLevels());
         } catch (InvalidTopicException e) {
             c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_REFUSED_INVALID);
             RefusalLog.log("refused subscription of client '{}' from {}: {}", c.clientId(), c.remoteAddress(),
                     e.getMessage());
-            return c.isMqtt5() ? TOPIC_FILTER_INVALID : FAILURE_V3;
+            return failure(c, TOPIC_FILTER_INVALID);
         }
+        MqttSubscriptionOption option = request.option();
         if (filter.isShared() && option.isNoLocal()) {
             throw ProtocolViolation.protocolError("No Local on shared subscription " + filter);
         }
-        if (!c.broker.authorizer().maySubscribe(c.identity, filter.filter())) {
+        int refusal = refusal(c, filter);
+        if (refusal != 0) {
+            return failure(c, refusal);
+        }
+        // A bridge (bridge bit in CONNECT) never gets back what it published, and keeps RETAIN as published.
+        boolean bridge = !c.isMqtt5() && BridgeBit.isBridge(c.ctx.channel()) && !filter.isShared();
+        Subscription subscription = new Subscription(filter, option.qos().value(), option.isNoLocal() || bridge,
+                option.isRetainAsPublished() || bridge, option.retainHandling().value(), identifier);
+        Session session = c.client().session();
+        session.putSubscription(subscription);
+        boolean existed = c.broker.router().subscribe(session, subscription);
+        queueRetained(c, subscription, existed);
+        return subscription.qos();
+    }
+
+    /** Why the client may not hold {@code filter}, as an MQTT 5 reason code (counted and logged); 0 if it may. */
+    private static int refusal(Connection c, TopicFilter filter) {
+        ConnectedClient client = c.client();
+        if (!c.broker.authorizer().maySubscribe(client.identity(), filter.filter())) {
             c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_DENIED);
             RefusalLog.log("refused subscription of client '{}' from {} to '{}': not authorised",
                     c.clientId(), c.remoteAddress(), filter);
-            return c.isMqtt5() ? NOT_AUTHORIZED : FAILURE_V3;
+            return NOT_AUTHORIZED;
         }
-        Session session = c.session;
-        int max = settings.maxSubscriptions();
+        Session session = client.session();
+        int max = c.broker.settings().maxSubscriptions();
         if (max > 0 && !session.hasSubscription(filter.raw()) && session.subscriptionCount() >= max) {
             c.broker.metrics().increment(BrokerCounter.SUBSCRIBE_REFUSED_QUOTA);
             RefusalLog.log("refused subscription of client '{}' from {} to '{}': it holds max_subscriptions ({})",
                     c.clientId(), c.remoteAddress(), filter, max);
-            return c.isMqtt5() ? QUOTA_EXCEEDED : FAILURE_V3;
+            return QUOTA_EXCEEDED;
         }
-        int qos = option.qos().value();
-        // A bridge (bridge bit in CONNECT) never gets back what it published, and keeps RETAIN as published.
-        boolean bridge = c.bridge && !filter.isShared();
-        Subscription subscription = new Subscription(filter, qos, option.isNoLocal() || bridge,
-                option.isRetainAsPublished() || bridge, option.retainHandling().value(), identifier);
-        session.putSubscription(subscription);
-        boolean existed = c.broker.router().subscribe(session, subscription);
-        queueRetained(c, subscription, existed);
-        return qos;
+        return 0;
+    }
+
+    /** The SUBACK code of a refused filter: MQTT 5 says why, MQTT 3.1.1 knows only 0x80. */
+    private static int failure(Connection c, int reasonCode) {
+        return c.isMqtt5() ? reasonCode : FAILURE_V3;
     }
 
     /** Retained messages go out on subscribe unless retain handling says otherwise; never for shared ones. */
@@ -120,8 +133,9 @@ final class SubscribeHandler {
             return;
         }
         int[] ids = subscription.identifier() > 0 ? new int[] {subscription.identifier()} : Delivery.NO_IDS;
+        Session session = c.client().session();
         c.broker.router().retained().match(subscription.filter(), System.currentTimeMillis(), message ->
-                c.session.offer(new Delivery(message, Math.min(message.qos(), subscription.qos()), true, ids, null)));
+                session.offer(new Delivery(message, Math.min(message.qos(), subscription.qos()), true, ids, null)));
     }
 
     static void unsubscribe(Connection c, MqttUnsubscribeMessage msg) throws ProtocolViolation {
@@ -146,8 +160,9 @@ final class SubscribeHandler {
         } catch (InvalidTopicException e) {
             return TOPIC_FILTER_INVALID;
         }
-        Subscription removed = c.session.removeSubscription(filter.raw());
-        boolean existed = removed != null && c.broker.router().unsubscribe(c.session, filter);
+        Session session = c.client().session();
+        Subscription removed = session.removeSubscription(filter.raw());
+        boolean existed = removed != null && c.broker.router().unsubscribe(session, filter);
         return existed ? 0 : NO_SUBSCRIPTION_EXISTED;
     }
 }

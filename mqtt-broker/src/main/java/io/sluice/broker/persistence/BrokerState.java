@@ -126,11 +126,6 @@ public final class BrokerState implements AutoCloseable {
                 loaded.skipped() > 0 ? " (" + loaded.skipped() + " damaged records skipped)" : "");
     }
 
-    /** Damaged records skipped at load. */
-    public int skippedRecords() {
-        return loaded.skipped();
-    }
-
     @Override
     public void close() {
         journal.close();

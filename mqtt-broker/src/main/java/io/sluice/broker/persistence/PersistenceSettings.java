@@ -14,11 +14,6 @@ import java.nio.file.Path;
  */
 public record PersistenceSettings(boolean enabled, Path dir, FlushPolicy flush, long flushIntervalMs) {
 
-    /** Persistence off; for tests and embedding. */
-    public static PersistenceSettings disabled() {
-        return new PersistenceSettings(false, Path.of("data", "state"), FlushPolicy.INTERVAL, 1000);
-    }
-
     public PersistenceSettings {
         if (flushIntervalMs < 1) {
             throw new IllegalArgumentException("flush_interval must be at least 1 ms, got " + flushIntervalMs);

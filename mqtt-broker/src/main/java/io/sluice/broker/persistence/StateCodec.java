@@ -4,13 +4,13 @@ import io.sluice.broker.message.Delivery;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.message.UserProperty;
-import io.sluice.broker.routing.InvalidTopicException;
 import io.sluice.broker.routing.Subscription;
-import io.sluice.broker.routing.TopicFilter;
 import io.sluice.broker.session.DeliveryStage;
 import io.sluice.broker.session.SessionSnapshot;
 import io.sluice.broker.session.StoredDelivery;
 import io.sluice.broker.session.Will;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -49,8 +48,6 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
     private final StorageAdapter storage;
     private final String shard;
     private final ConcurrentLinkedQueue<Object> events = new ConcurrentLinkedQueue<>();
-    private final AtomicLong written = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
     private final Thread writer;
     private volatile boolean running = true;
     private volatile boolean parked;
@@ -161,21 +158,11 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
     /**
      * Runs {@code callback} on the writer thread once every change reported before this call is
      * written under the shard's flush policy. A failed write still runs it (the failure is
-     * logged and counted): an acknowledgement must not hang on a broken disk.
+     * logged): an acknowledgement must not hang on a broken disk.
      */
     @Override
     public void whenWritten(Runnable callback) {
         enqueue(new Barrier(callback));
-    }
-
-    /** Records written so far. */
-    public long writtenRecords() {
-        return written.get();
-    }
-
-    /** Batches that could not be written. */
-    public long writeFailures() {
-        return failures.get();
     }
 
     // ---- the writer thread ----
@@ -219,10 +206,8 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
         try {
             if (!records.isEmpty()) {
                 storage.batchWrite(shard, records);
-                written.addAndGet(records.size());
             }
         } catch (RuntimeException e) {
-            failures.incrementAndGet();
             LOG.error("writing {} broker-state records to shard '{}' failed; state changes since the last "
                     + "successful write will not survive a restart", records.size(), shard, e);
         }

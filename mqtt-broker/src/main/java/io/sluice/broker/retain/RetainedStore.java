@@ -1,8 +1,8 @@
 package io.sluice.broker.retain;
 
 import io.sluice.broker.message.Message;
-import io.sluice.broker.routing.TopicFilter;
-import io.sluice.broker.routing.TopicName;
+import io.sluice.broker.topic.TopicFilter;
+import io.sluice.broker.topic.TopicName;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,13 +1,14 @@
 package io.sluice.broker.routing;
 
 import io.netty.util.concurrent.FastThreadLocal;
-import io.sluice.broker.PublishAck;
-import io.sluice.broker.Tap;
 import io.sluice.broker.message.Delivery;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.retain.RetainedStore;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
+import io.sluice.broker.topic.TopicName;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,7 @@
 package io.sluice.broker.routing;
 
+import io.sluice.broker.topic.TopicFilter;
+
 /**
  * One granted subscription of a session with its MQTT 5 options (§3.8.3.1).
  *

@@ -1,8 +1,8 @@
 package io.sluice.broker.security;
 
+import io.sluice.broker.topic.TopicName;
 import io.sluice.net.auth.ClientIdentity;
 import io.sluice.net.auth.InvalidFileException;
-import io.sluice.broker.routing.TopicName;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.sluice.broker.security;
 
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
+import io.sluice.broker.topic.TopicName;
 import io.sluice.net.auth.ClientIdentity;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.broker.routing.TopicFilter;
-import io.sluice.broker.routing.TopicName;
 
 /**
  * One topic of an ACL rule: an MQTT topic filter ({@code +} and {@code #} wildcards) in which

@@ -45,16 +45,13 @@ public final class MqttListener implements AutoCloseable {
     /** Enough for the HTTP upgrade request; WebSocket frames are not aggregated. */
     private static final int MAX_HANDSHAKE_BYTES = 16 * 1024;
 
-    private final String name;
+    private final ListenerSpec spec;
     private final Channel serverChannel;
     private final ChannelGroup connections;
-
-    private final ListenerSpec spec;
     private final ConnectionLimiter limiter;
 
     private MqttListener(ListenerSpec spec, Channel serverChannel, ChannelGroup connections,
                          ConnectionLimiter limiter) {
-        this.name = spec.name();
         this.spec = spec;
         this.serverChannel = serverChannel;
         this.connections = connections;
@@ -68,15 +65,11 @@ public final class MqttListener implements AutoCloseable {
 
     /** Binds the listener {@code spec} describes; throws with the listener's name and address if the port cannot be bound. */
     public static MqttListener bind(ListenerSpec spec, Broker broker, EventLoops loops) {
-        String name = spec.name();
-        InetSocketAddress address = spec.address();
-        TrafficCounter traffic = new TrafficCounter(broker.metrics());
-        WebSocketFrames frames = new WebSocketFrames(broker.metrics());
-        ConnectionLimiter limiter = new ConnectionLimiter(name, broker.openConnections(),
+        ConnectionLimiter limiter = new ConnectionLimiter(spec.name(), broker.openConnections(),
                 broker.settings().maxConnections(), "mqtt.max_connections", spec.maxConnections(), spec.maxConnRate(),
                 reason -> broker.metrics().increment(reason == ConnectionLimiter.Reason.RATE
                         ? BrokerCounter.CONNECTIONS_REFUSED_RATE : BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
-        ChannelGroup connections = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
+        ChannelGroup connections = new DefaultChannelGroup(spec.name(), GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.workers())
                 .channel(loops.serverChannel())
@@ -84,34 +77,54 @@ public final class MqttListener implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
-                .childHandler(new ChannelInitializer<>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        if (!limiter.admit(ch)) {
-                            return;
-                        }
-                        connections.add(ch);
-                        ChannelPipeline p = ch.pipeline();
-                        if (spec.tls() != null) {
-                            p.addLast("tls", spec.tls().newHandler(ch.alloc()));
-                        }
-                        if (spec.webSocketPath() != null) {
-                            addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
-                        }
-                        p.addLast("traffic", traffic);
-                        p.addLast("bridge-bit", new BridgeBit());
-                        p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
-                        p.addLast("encoder", MqttEncoder.INSTANCE);
-                        p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
-                                TimeUnit.MILLISECONDS));
-                        p.addLast("mqtt", new Connection(broker, spec.peerCertAsUsername()));
-                    }
-                });
+                .childHandler(new Pipeline(spec, broker, limiter, connections));
         try {
-            Channel channel = bootstrap.bind(address).syncUninterruptibly().channel();
+            Channel channel = bootstrap.bind(spec.address()).syncUninterruptibly().channel();
             return new MqttListener(spec, channel, connections, limiter);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("listener '" + name + "' cannot bind " + address + ": " + e.getMessage(), e);
+            throw new IllegalStateException("listener '" + spec.name() + "' cannot bind " + spec.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Admits each accepted connection against the limits, then gives it the MQTT pipeline. */
+    private static final class Pipeline extends ChannelInitializer<Channel> {
+        private final ListenerSpec spec;
+        private final Broker broker;
+        private final ConnectionLimiter limiter;
+        private final ChannelGroup connections;
+        private final TrafficCounter traffic;
+        private final WebSocketFrames frames;
+
+        Pipeline(ListenerSpec spec, Broker broker, ConnectionLimiter limiter, ChannelGroup connections) {
+            this.spec = spec;
+            this.broker = broker;
+            this.limiter = limiter;
+            this.connections = connections;
+            this.traffic = new TrafficCounter(broker.metrics());
+            this.frames = new WebSocketFrames(broker.metrics());
+        }
+
+        @Override
+        protected void initChannel(Channel ch) {
+            if (!limiter.admit(ch)) {
+                return;
+            }
+            connections.add(ch);
+            ChannelPipeline p = ch.pipeline();
+            if (spec.tls() != null) {
+                p.addLast("tls", spec.tls().newHandler(ch.alloc()));
+            }
+            if (spec.webSocketPath() != null) {
+                addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
+            }
+            p.addLast("traffic", traffic);
+            p.addLast("bridge-bit", new BridgeBit());
+            p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
+            p.addLast("encoder", MqttEncoder.INSTANCE);
+            p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
+                    TimeUnit.MILLISECONDS));
+            p.addLast("mqtt", new Connection(broker, spec.peerCertAsUsername()));
         }
     }
 
@@ -131,7 +144,7 @@ public final class MqttListener implements AutoCloseable {
     }
 
     public String name() {
-        return name;
+        return spec.name();
     }
 
     public ListenerSpec spec() {

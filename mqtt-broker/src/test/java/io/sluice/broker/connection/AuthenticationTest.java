@@ -19,6 +19,7 @@ import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.ScramMechanism;
 import io.sluice.broker.testing.TestBroker;
+import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,6 +123,18 @@ class AuthenticationTest {
         client.reauth();
         assertEquals(2, mechanism.serverVerified.get(), "re-authentication ran the exchange again");
         client.disconnect();
+    }
+
+    @Test
+    void reAuthenticatingAsAnotherUserEndsTheConnectionWith0x87() throws Exception {
+        ScramMechanism mechanism = new ScramMechanism("alice", "wonderland");
+        Mqtt5BlockingClient client = scram("scram-switch", mechanism);
+        assertEquals(Mqtt5ConnAckReasonCode.SUCCESS, client.connect().getReasonCode());
+
+        mechanism.reauthenticateAs("bob", "builder");
+        assertThrows(RuntimeException.class, client::reauth, "bob's valid credentials do not make alice bob");
+        Eventually.await(() -> !client.getState().isConnected(), "the broker ended the connection");
+        assertEquals(1, broker.broker().metrics().get(BrokerCounter.DISCONNECTS_NOT_AUTHORIZED));
     }
 
     @Test

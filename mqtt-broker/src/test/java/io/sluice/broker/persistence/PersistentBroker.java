@@ -2,10 +2,10 @@ package io.sluice.broker.persistence;
 
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
-import io.sluice.broker.routing.InvalidTopicException;
-import io.sluice.net.auth.Authenticator;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.testing.TestBroker;
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.net.auth.Authenticator;
 import io.sluice.storage.FlushPolicy;
 
 import java.nio.file.Path;

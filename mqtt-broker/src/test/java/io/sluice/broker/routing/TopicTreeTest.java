@@ -1,5 +1,8 @@
 package io.sluice.broker.routing;
 
+import io.sluice.broker.topic.InvalidTopicException;
+import io.sluice.broker.topic.TopicFilter;
+import io.sluice.broker.topic.TopicName;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

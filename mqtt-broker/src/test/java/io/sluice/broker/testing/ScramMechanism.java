@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * CONNACK (or AUTH, on re-authentication) is verified, so the client also authenticates the broker.
  */
 public final class ScramMechanism implements Mqtt5EnhancedAuthMechanism {
-    private final String user;
-    private final String password;
     private final String method;
+    private volatile String user;
+    private volatile String password;
     private ScramClient scram;
     /** Server signatures that checked out, at CONNACK and at each re-authentication. */
     public final AtomicInteger serverVerified = new AtomicInteger();
@@ -39,6 +39,12 @@ public final class ScramMechanism implements Mqtt5EnhancedAuthMechanism {
         this.user = user;
         this.password = password;
         this.method = method;
+    }
+
+    /** Re-authentications from now on log in as {@code newUser}: to see the broker refuse a change of identity. */
+    public void reauthenticateAs(String newUser, String newPassword) {
+        this.user = newUser;
+        this.password = newPassword;
     }
 
     @Override

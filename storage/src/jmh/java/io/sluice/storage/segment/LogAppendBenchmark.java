@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.sluice.storage.FlushPolicy;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.Record;
 
@@ -59,7 +60,7 @@ public class LogAppendBenchmark {
 
     private Path dir;
     private LogScheduler scheduler;
-    private Log log;
+    private SegmentLog log;
     private SharedAppender appender;
     private byte[] value;
     private Record record;
@@ -75,7 +76,7 @@ public class LogAppendBenchmark {
                 .flushIntervalMs(1000)
                 .retentionBytes(2L * 1024 * 1024 * 1024)
                 .build();
-        log = Log.open(dir, "bench", settings, scheduler);
+        log = SegmentLog.open(dir, "bench", settings, scheduler);
         appender = new SharedAppender(log);
         value = new byte[recordBytes];
         record = Record.ofValue(value, System.currentTimeMillis());

@@ -25,6 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.FlushPolicy;
+import io.sluice.storage.LogCursor;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 
 /**
@@ -54,7 +56,7 @@ public class LogScanBenchmark {
         Path parent = Path.of(System.getProperty("sluice.bench.dir", System.getProperty("java.io.tmpdir")));
         dir = Files.createTempDirectory(parent, "sluice-scan-bench-");
         scheduler = new LogScheduler("bench", 1, 3_600_000);
-        try (Log log = Log.open(dir, "broker-state", SETTINGS, scheduler)) {
+        try (SegmentLog log = SegmentLog.open(dir, "broker-state", SETTINGS, scheduler)) {
             long now = System.currentTimeMillis();
             byte[] retained = new byte[200];
             byte[] session = new byte[500];
@@ -84,7 +86,7 @@ public class LogScanBenchmark {
     @Benchmark
     public int openAndRebuildState() {
         Map<String, byte[]> state = new HashMap<>(150_000);
-        try (Log log = Log.open(dir, "broker-state", SETTINGS, scheduler);
+        try (SegmentLog log = SegmentLog.open(dir, "broker-state", SETTINGS, scheduler);
              LogCursor cursor = log.cursor(log.logStartOffset())) {
             while (cursor.next()) {
                 String key = new String(cursor.key(), StandardCharsets.UTF_8);

@@ -11,11 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.FlushPolicy;
+import io.sluice.storage.LogCursor;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.Record;
-import io.sluice.storage.segment.Log;
-import io.sluice.storage.segment.LogCursor;
-import io.sluice.storage.segment.LogScheduler;
+import io.sluice.storage.segment.SegmentLog;
 import io.sluice.storage.segment.SharedAppender;
 
 /**
@@ -40,12 +40,12 @@ final class GroupOffsets implements AutoCloseable {
     private record Committed(long logOffset, long offset) {
     }
 
-    private final Log log;
+    private final SegmentLog log;
     private final SharedAppender appender;
     private final Map<String, Map<String, Committed>> byGroup = new ConcurrentHashMap<>();
 
     GroupOffsets(Path dir, LogScheduler scheduler) {
-        this.log = Log.open(dir.resolve(DIRECTORY), "group-offsets", SETTINGS, scheduler);
+        this.log = SegmentLog.open(dir.resolve(DIRECTORY), "group-offsets", SETTINGS, scheduler);
         this.appender = new SharedAppender(log);
         try (LogCursor cursor = log.cursor(log.logStartOffset())) {
             while (cursor.next()) {

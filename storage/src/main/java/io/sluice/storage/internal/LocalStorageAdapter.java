@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
 import io.sluice.storage.Shard;
@@ -22,8 +23,6 @@ import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
 import io.sluice.storage.UnknownShardException;
 import io.sluice.storage.memory.MemoryShard;
-import io.sluice.storage.segment.LogScheduler;
-import io.sluice.storage.segment.Log;
 import io.sluice.storage.segment.SegmentShard;
 
 /**
@@ -83,7 +82,7 @@ public final class LocalStorageAdapter implements StorageAdapter {
     private Shard openShard(String name, ShardSettings settings, Path shardDir) {
         return switch (settings.engine()) {
             case MEMORY -> new MemoryShard(name, settings);
-            case SEGMENT -> new SegmentShard(name, settings, Log.open(shardDir, name, settings.log(), scheduler));
+            case SEGMENT -> SegmentShard.open(name, settings, shardDir, scheduler);
         };
     }
 

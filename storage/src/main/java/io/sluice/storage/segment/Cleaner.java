@@ -10,6 +10,8 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.storage.StorageCounter;
+
 /**
  * Compaction of a keyed log, as Kafka's log cleaner does it: keep the latest record of every key.
  *
@@ -30,27 +32,33 @@ import org.slf4j.LoggerFactory;
  *      {@link LogLoader} finishes or discards each of these states after a crash.</li>
  *  <li>The cleaner checkpoint moves to the end of the mapped part.</li>
  * </ol>
- * Runs on the scheduler's cleaner thread (or a caller of {@link Log#compact}); the writer keeps
- * appending to the active segment meanwhile, and readers keep reading the old segments they hold.
+ * Runs in the log's maintenance pass on the scheduler's cleaner thread (or for a caller of
+ * {@link SegmentLog#compact}), one pass at a time; the writer keeps appending to the active segment
+ * meanwhile, and readers keep reading the old segments they hold.
  */
 final class Cleaner {
     static final int MAX_MAP_ENTRIES = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(Cleaner.class);
 
-    private final Log log;
+    private final SegmentLog log;
     private final RecordView record = new RecordView();
-    private RecordBatchBuilder output = new RecordBatchBuilder(Log.MAX_BATCH_BYTES);
+    private RecordBatchBuilder output = new RecordBatchBuilder(SegmentLog.MAX_BATCH_BYTES);
 
-    Cleaner(Log log) {
+    Cleaner(SegmentLog log) {
         this.log = log;
     }
 
+    /** Segments the cleaner may rewrite: inactive, fully flushed and below the high watermark. */
+    private static List<Segment> cleanable(SegmentLog log) {
+        return log.segments().below(Math.min(log.recoveryPoint(), log.highWatermark()));
+    }
+
     /** Share of the cleanable bytes that lie at or past the cleaner checkpoint. */
-    static double dirtyRatio(Log log) {
+    static double dirtyRatio(SegmentLog log) {
         long total = 0;
         long dirty = 0;
         long firstDirty = Math.max(log.cleanerCheckpoint(), log.logStartOffset());
-        for (Segment segment : log.cleanableSegments()) {
+        for (Segment segment : cleanable(log)) {
             total += segment.size();
             if (segment.nextOffset() > firstDirty) {
                 dirty += segment.size();
@@ -61,7 +69,7 @@ final class Cleaner {
 
     /** One cleaning pass; returns records removed. */
     long clean(long nowMs) throws IOException {
-        List<Segment> cleanable = retain(log.cleanableSegments());
+        List<Segment> cleanable = retain(cleanable(log));
         try {
             if (cleanable.isEmpty()) {
                 return 0;
@@ -77,7 +85,8 @@ final class Cleaner {
                 removed += cleanGroup(group, latest, tombstoneHorizon, dirtyEnd);
             }
             log.advanceCleanerCheckpoint(dirtyEnd);
-            log.countCleaning(removed);
+            log.counters().increment(StorageCounter.CLEANER_RUNS);
+            log.counters().add(StorageCounter.CLEANER_RECORDS_REMOVED, removed);
             LOG.info("Log '{}': compacted {} segments below offset {}, removed {} records ({} keys mapped)",
                     log.name(), rewrite.size(), dirtyEnd, removed, latest.size());
             return removed;

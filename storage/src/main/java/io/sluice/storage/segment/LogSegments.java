@@ -56,13 +56,23 @@ final class LogSegments {
         return segments.values();
     }
 
-    /** Every segment but the last (the active one), in order. */
-    List<Segment> inactive() {
-        List<Segment> list = new ArrayList<>(segments.values());
-        if (!list.isEmpty()) {
-            list.remove(list.size() - 1);
+    /**
+     * The segments lying wholly below {@code offset}, oldest first: those whose next segment starts
+     * at or before {@code offset}. Never the last (active) one.
+     */
+    List<Segment> below(long offset) {
+        List<Segment> found = new ArrayList<>();
+        Segment previous = null;
+        for (Segment segment : segments.values()) {
+            if (segment.baseOffset() > offset) {
+                break;
+            }
+            if (previous != null) {
+                found.add(previous);
+            }
+            previous = segment;
         }
-        return list;
+        return found;
     }
 
     int count() {

@@ -80,10 +80,6 @@ abstract class MappedIndex {
         return file;
     }
 
-    final long baseOffset() {
-        return baseOffset;
-    }
-
     final int entries() {
         return entries;
     }
@@ -116,9 +112,9 @@ abstract class MappedIndex {
         entries = entries + 1;
     }
 
-    /** Forgets every entry from {@code newEntries} on. */
-    final void truncateToEntries(int newEntries) {
-        entries = Math.min(entries, Math.max(0, newEntries));
+    /** Forgets every entry, before recovery rebuilds them. */
+    final void clear() {
+        entries = 0;
     }
 
     final void flush() {

@@ -72,16 +72,6 @@ final class OffsetIndex extends MappedIndex {
         return n == 0 ? 0 : mmap().getInt((n - 1) * ENTRY_SIZE + 4);
     }
 
-    /** Drops entries at or past {@code position} (the log was truncated there). */
-    void truncateToPosition(int position) {
-        MappedByteBuffer map = mmap();
-        int n = entries();
-        while (n > 0 && map.getInt((n - 1) * ENTRY_SIZE + 4) >= position) {
-            n--;
-        }
-        truncateToEntries(n);
-    }
-
     /**
      * Returns null when every entry is plausible for a log of {@code logSize} bytes, else a sentence
      * naming the file, the entry and what is wrong.

@@ -44,67 +44,67 @@ import java.util.zip.CRC32C;
  * </pre>
  * Varints are zig-zag encoded (see {@link Varint}).
  */
-public final class RecordBatch {
-    public static final int LENGTH_OFFSET = 0;
-    public static final int LENGTH_LENGTH = 4;
-    public static final int CRC_OFFSET = LENGTH_OFFSET + LENGTH_LENGTH;
-    public static final int CRC_LENGTH = 4;
-    public static final int MAGIC_OFFSET = CRC_OFFSET + CRC_LENGTH;
-    public static final int MAGIC_LENGTH = 1;
-    public static final int ATTRIBUTES_OFFSET = MAGIC_OFFSET + MAGIC_LENGTH;
-    public static final int ATTRIBUTES_LENGTH = 1;
-    public static final int BASE_OFFSET_OFFSET = ATTRIBUTES_OFFSET + ATTRIBUTES_LENGTH;
-    public static final int BASE_OFFSET_LENGTH = 8;
-    public static final int LAST_OFFSET_DELTA_OFFSET = BASE_OFFSET_OFFSET + BASE_OFFSET_LENGTH;
-    public static final int LAST_OFFSET_DELTA_LENGTH = 4;
-    public static final int FIRST_TIMESTAMP_OFFSET = LAST_OFFSET_DELTA_OFFSET + LAST_OFFSET_DELTA_LENGTH;
-    public static final int FIRST_TIMESTAMP_LENGTH = 8;
-    public static final int MAX_TIMESTAMP_OFFSET = FIRST_TIMESTAMP_OFFSET + FIRST_TIMESTAMP_LENGTH;
-    public static final int MAX_TIMESTAMP_LENGTH = 8;
-    public static final int RECORD_COUNT_OFFSET = MAX_TIMESTAMP_OFFSET + MAX_TIMESTAMP_LENGTH;
-    public static final int RECORD_COUNT_LENGTH = 4;
-    public static final int RECORDS_OFFSET = RECORD_COUNT_OFFSET + RECORD_COUNT_LENGTH;
+final class RecordBatch {
+    static final int LENGTH_OFFSET = 0;
+    static final int LENGTH_LENGTH = 4;
+    static final int CRC_OFFSET = LENGTH_OFFSET + LENGTH_LENGTH;
+    static final int CRC_LENGTH = 4;
+    static final int MAGIC_OFFSET = CRC_OFFSET + CRC_LENGTH;
+    static final int MAGIC_LENGTH = 1;
+    static final int ATTRIBUTES_OFFSET = MAGIC_OFFSET + MAGIC_LENGTH;
+    static final int ATTRIBUTES_LENGTH = 1;
+    static final int BASE_OFFSET_OFFSET = ATTRIBUTES_OFFSET + ATTRIBUTES_LENGTH;
+    static final int BASE_OFFSET_LENGTH = 8;
+    static final int LAST_OFFSET_DELTA_OFFSET = BASE_OFFSET_OFFSET + BASE_OFFSET_LENGTH;
+    static final int LAST_OFFSET_DELTA_LENGTH = 4;
+    static final int FIRST_TIMESTAMP_OFFSET = LAST_OFFSET_DELTA_OFFSET + LAST_OFFSET_DELTA_LENGTH;
+    static final int FIRST_TIMESTAMP_LENGTH = 8;
+    static final int MAX_TIMESTAMP_OFFSET = FIRST_TIMESTAMP_OFFSET + FIRST_TIMESTAMP_LENGTH;
+    static final int MAX_TIMESTAMP_LENGTH = 8;
+    static final int RECORD_COUNT_OFFSET = MAX_TIMESTAMP_OFFSET + MAX_TIMESTAMP_LENGTH;
+    static final int RECORD_COUNT_LENGTH = 4;
+    static final int RECORDS_OFFSET = RECORD_COUNT_OFFSET + RECORD_COUNT_LENGTH;
     /** Bytes before the first record. */
-    public static final int HEADER_SIZE = RECORDS_OFFSET;
+    static final int HEADER_SIZE = RECORDS_OFFSET;
     /** The only format version this code writes and reads. */
-    public static final byte MAGIC = 1;
+    static final byte MAGIC = 1;
     /** Timestamp of a batch without records. */
-    public static final long NO_TIMESTAMP = -1;
+    static final long NO_TIMESTAMP = -1;
 
     private RecordBatch() {
     }
 
     /** Total bytes of the batch at {@code index}, length field included. */
-    public static int sizeInBytes(ByteBuffer buffer, int index) {
+    static int sizeInBytes(ByteBuffer buffer, int index) {
         return LENGTH_LENGTH + buffer.getInt(index + LENGTH_OFFSET);
     }
 
-    public static long baseOffset(ByteBuffer buffer, int index) {
+    static long baseOffset(ByteBuffer buffer, int index) {
         return buffer.getLong(index + BASE_OFFSET_OFFSET);
     }
 
-    public static long lastOffset(ByteBuffer buffer, int index) {
+    static long lastOffset(ByteBuffer buffer, int index) {
         return baseOffset(buffer, index) + buffer.getInt(index + LAST_OFFSET_DELTA_OFFSET);
     }
 
-    public static long firstTimestamp(ByteBuffer buffer, int index) {
+    static long firstTimestamp(ByteBuffer buffer, int index) {
         return buffer.getLong(index + FIRST_TIMESTAMP_OFFSET);
     }
 
-    public static long maxTimestamp(ByteBuffer buffer, int index) {
+    static long maxTimestamp(ByteBuffer buffer, int index) {
         return buffer.getLong(index + MAX_TIMESTAMP_OFFSET);
     }
 
-    public static int recordCount(ByteBuffer buffer, int index) {
+    static int recordCount(ByteBuffer buffer, int index) {
         return buffer.getInt(index + RECORD_COUNT_OFFSET);
     }
 
-    public static int storedCrc(ByteBuffer buffer, int index) {
+    static int storedCrc(ByteBuffer buffer, int index) {
         return buffer.getInt(index + CRC_OFFSET);
     }
 
     /** CRC-32C of everything after the crc field; leaves the buffer's position and limit as they were. */
-    public static int computeCrc(ByteBuffer buffer, int index, CRC32C crc) {
+    static int computeCrc(ByteBuffer buffer, int index, CRC32C crc) {
         int size = sizeInBytes(buffer, index);
         ByteBuffer view = buffer.duplicate();
         view.limit(index + size).position(index + MAGIC_OFFSET);

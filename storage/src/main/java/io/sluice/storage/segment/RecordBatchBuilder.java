@@ -51,11 +51,6 @@ final class RecordBatchBuilder {
         return maxTimestamp;
     }
 
-    /** Bytes the batch would take if sealed now. */
-    int sizeInBytes() {
-        return open ? buffer.position() : 0;
-    }
-
     /** Bytes a record adds to a batch whose first record had {@code firstTimestamp} and offset {@code base}. */
     static int recordSize(long offsetDelta, long timestampDelta, byte[] key, byte[] value,
                           CharSequence tag, List<? extends CharSequence> tags) {

@@ -104,16 +104,8 @@ final class RecordView {
         return end;
     }
 
-    ByteBuffer buffer() {
-        return source;
-    }
-
     int keyIndex() {
         return keyIndex;
-    }
-
-    int valueIndex() {
-        return valueIndex;
     }
 
     boolean keyEquals(byte[] key) {

@@ -1,29 +1,30 @@
 package io.sluice.storage.segment;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.sluice.storage.LogSettings;
 
 /**
- * Which segments retention deletes, as Kafka decides it: from the oldest on, a segment goes when
- * its newest record is older than {@code retention_ms}, then while the log stays above
- * {@code retention_bytes} without it. Only whole segments, never the active one (the caller passes
- * the inactive ones), and never one that still holds offsets at or past the high watermark.
+ * Retention of a {@code cleanup_policy = delete} log, as Kafka decides it: from the oldest on, a
+ * segment goes when its newest record is older than {@code retention_ms}, then while the log stays
+ * above {@code retention_bytes} without it. Only whole segments, never the active one, and never one
+ * that still holds offsets at or past the high watermark. The log start offset moves to the first
+ * segment kept, persisted before any file is deleted ({@link SegmentLog#moveStartTo}).
+ * Runs in the log's maintenance pass on the scheduler's cleaner thread.
  */
 final class Retention {
     private Retention() {
     }
 
-    static List<Segment> segmentsToDelete(List<Segment> inactive, long totalBytes, LogSettings settings, long nowMs,
-                                          long highWatermark, LogSegments all) {
-        List<Segment> doomed = new ArrayList<>();
-        long bytes = totalBytes;
-        for (Segment segment : inactive) {
-            Segment next = all.higher(segment.baseOffset());
-            if (next == null || next.baseOffset() > highWatermark) {
-                break;
-            }
+    /** Deletes what retention allows at {@code nowMs}; returns segments deleted. */
+    static int enforce(SegmentLog log, long nowMs) {
+        long newStart = newLogStart(log.segments(), log.settings(), nowMs, log.highWatermark());
+        return newStart < 0 ? 0 : log.moveStartTo(newStart, "retention");
+    }
+
+    /** The base offset of the oldest segment retention keeps, or -1 when it deletes none. */
+    static long newLogStart(LogSegments segments, LogSettings settings, long nowMs, long highWatermark) {
+        long bytes = segments.totalBytes();
+        long newStart = -1;
+        for (Segment segment : segments.below(highWatermark)) {
             boolean expired = settings.retentionMs() != LogSettings.UNLIMITED
                     && nowMs - segment.maxTimestamp() > settings.retentionMs();
             boolean oversize = settings.retentionBytes() != LogSettings.UNLIMITED
@@ -31,9 +32,9 @@ final class Retention {
             if (!expired && !oversize) {
                 break;
             }
-            doomed.add(segment);
             bytes -= segment.size();
+            newStart = segments.higher(segment.baseOffset()).baseOffset();
         }
-        return doomed;
+        return newStart;
     }
 }

@@ -26,7 +26,7 @@ import io.sluice.storage.LogSettings;
  * {@value #DELETED_SUFFIX}) are explained in {@link LogLoader}.
  *
  * <h2>Threads</h2>
- * The log's writer thread alone appends, rolls and trims. Readers call {@link #iterator} and the
+ * The log's writer thread alone appends and rolls. Readers call {@link #iterator} and the
  * index lookups from any thread; they hold a reference ({@link #tryRetain}/{@link #release}) so a
  * segment deleted by retention or replaced by compaction stays open until its last reader leaves.
  * {@link #recover} runs only while the log is being opened, with no readers.
@@ -138,10 +138,6 @@ final class Segment {
         return logFile;
     }
 
-    FileChannel channel() {
-        return channel;
-    }
-
     OffsetIndex offsetIndex() {
         return offsetIndex;
     }
@@ -208,8 +204,8 @@ final class Segment {
     RecoveryCut recover() throws IOException {
         offsetIndex.growForAppend();
         timeIndex.growForAppend();
-        offsetIndex.truncateToEntries(0);
-        timeIndex.truncateToEntries(0);
+        offsetIndex.clear();
+        timeIndex.clear();
         size = 0;
         nextOffset = baseOffset;
         maxTimestamp = RecordBatch.NO_TIMESTAMP;
@@ -367,8 +363,11 @@ final class Segment {
 
     /** Drops a claim; the last one closes the files, and deletes them when marked for deletion. */
     void release() {
-        if (refs.decrementAndGet() == 0) {
+        int left = refs.decrementAndGet();
+        if (left == 0) {
             closeFiles();
+        } else if (left < 0) {
+            throw new IllegalStateException("segment " + logFile + " was released more often than it was retained");
         }
     }
 
@@ -400,13 +399,6 @@ final class Segment {
                 LOG.warn("Deleting segment {} failed; it is removed at the next open", logFile, e);
             }
         }
-    }
-
-    /** Cuts the file (and the indexes) at {@code position}; recovery and failed appends only. */
-    void truncateTo(int position) throws IOException {
-        channel.truncate(position);
-        offsetIndex.truncateToPosition(position);
-        size = position;
     }
 
     @Override

@@ -1,29 +1,38 @@
 package io.sluice.storage.segment;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sluice.storage.Log;
+import io.sluice.storage.LogCursor;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.Record;
 import io.sluice.storage.Shard;
 import io.sluice.storage.ShardSettings;
 import io.sluice.storage.StoredRecord;
 
 /**
- * The {@code segment} engine: a shard stored as a {@link Log}, written through a
- * {@link SharedAppender} so any thread may write and writes return once durable under the flush
- * policy (group commit for {@code always}).
+ * The {@code segment} engine: a shard stored as a {@link SegmentLog} in the shard's directory,
+ * written through a {@link SharedAppender} so any thread may write and writes return once durable
+ * under the flush policy (group commit for {@code always}).
  */
 public final class SegmentShard implements Shard {
     private final String name;
     private final ShardSettings settings;
-    private final Log log;
+    private final SegmentLog log;
     private final SharedAppender appender;
 
-    public SegmentShard(String name, ShardSettings settings, Log log) {
+    private SegmentShard(String name, ShardSettings settings, SegmentLog log) {
         this.name = name;
         this.settings = settings;
         this.log = log;
         this.appender = new SharedAppender(log);
+    }
+
+    /** Opens (creating or recovering) the shard's log in {@code dir}, on the adapter's background threads. */
+    public static SegmentShard open(String name, ShardSettings settings, Path dir, LogScheduler scheduler) {
+        return new SegmentShard(name, settings, SegmentLog.open(dir, name, settings.log(), scheduler));
     }
 
     @Override

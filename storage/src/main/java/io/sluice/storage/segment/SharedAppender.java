@@ -9,7 +9,7 @@ import io.sluice.storage.Record;
 import io.sluice.storage.StorageException;
 
 /**
- * Lets many threads append to one {@link Log}; each call returns once its records are durable under
+ * Lets many threads append to one {@link SegmentLog}; each call returns once its records are durable under
  * the log's flush policy. Under {@code always} this is a group commit, leader and followers:
  * <ol>
  *  <li>a caller appends its records under a lock (so the log still sees one writer at a time);</li>
@@ -21,22 +21,18 @@ import io.sluice.storage.StorageException;
  * </ol>
  * So concurrent appends share one write and one fsync, and the fsync never holds the lock that
  * appenders need. Under {@code none} and {@code interval} each call writes its records and returns.
- * Do not mix with the log's own {@link Log#append}/{@link Log#commit} writer methods.
+ * Do not mix with the log's own {@link SegmentLog#append}/{@link SegmentLog#commit} writer methods.
  */
 public final class SharedAppender {
-    private final Log log;
+    private final SegmentLog log;
     private final boolean groupCommit;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition roundDone = lock.newCondition();
     private boolean flushing;
 
-    public SharedAppender(Log log) {
+    public SharedAppender(SegmentLog log) {
         this.log = log;
         this.groupCommit = log.settings().flush() == FlushPolicy.ALWAYS;
-    }
-
-    public Log log() {
-        return log;
     }
 
     /** Appends one record; returns its offset once durable (any thread). */

@@ -70,16 +70,6 @@ final class TimeIndex extends MappedIndex {
         return n == 0 ? RecordBatch.NO_TIMESTAMP : keyAt(mmap(), n - 1);
     }
 
-    /** Drops entries whose offset is at or past {@code offset}. */
-    void truncateToOffset(long offset) {
-        MappedByteBuffer map = mmap();
-        int n = entries();
-        while (n > 0 && baseOffset + map.getInt((n - 1) * ENTRY_SIZE + 8) >= offset) {
-            n--;
-        }
-        truncateToEntries(n);
-    }
-
     /** Returns null when the entries keep the invariants for a segment ending before {@code nextOffset}. */
     String check(long nextOffset) {
         String lengthProblem = lengthProblem();

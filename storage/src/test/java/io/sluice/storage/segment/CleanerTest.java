@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.storage.CleanupPolicy;
+import io.sluice.storage.LogCursor;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.StoredRecord;
+import io.sluice.testing.Eventually;
 
 class CleanerTest {
     private static final long NOW = 1_000_000;
@@ -40,7 +43,7 @@ class CleanerTest {
      * Writes 40 keys, 20 versions each, interleaved, round r at timestamp NOW + 10 r;
      * value = "k<i>:v<version>". Returns the latest value per key.
      */
-    private static Map<String, String> writeVersions(Log log) {
+    private static Map<String, String> writeVersions(SegmentLog log) {
         Map<String, String> latest = new TreeMap<>();
         for (int version = 0; version < 20; version++) {
             for (int k = 0; k < 40; k++) {
@@ -54,7 +57,7 @@ class CleanerTest {
         return latest;
     }
 
-    private static Map<String, String> state(Log log) {
+    private static Map<String, String> state(SegmentLog log) {
         Map<String, String> state = new TreeMap<>();
         try (LogCursor cursor = log.cursor(log.logStartOffset())) {
             while (cursor.next()) {
@@ -69,14 +72,14 @@ class CleanerTest {
         return state;
     }
 
-    private static void awaitFlushed(Log log) throws InterruptedException {
+    private static void awaitFlushed(SegmentLog log) throws InterruptedException {
         long activeBase = log.segments().last().baseOffset();
-        TestLogs.awaitTrue("rolled segments are flushed", () -> log.recoveryPoint() == activeBase);
+        Eventually.await(() -> log.recoveryPoint() == activeBase, "rolled segments are flushed");
     }
 
     @Test
     void compactionKeepsTheLatestRecordPerKeyAndEveryOffset() throws Exception {
-        try (Log log = TestLogs.open(tmp.resolve("log"), compacted())) {
+        try (SegmentLog log = TestLogs.open(tmp.resolve("log"), compacted())) {
             Map<String, String> latest = writeVersions(log);
             awaitFlushed(log);
             long sizeBefore = log.sizeInBytes();
@@ -107,7 +110,7 @@ class CleanerTest {
 
     @Test
     void aTombstoneDeletesItsKeyAndIsItselfRemovedAfterDeleteRetention() throws Exception {
-        try (Log log = TestLogs.open(tmp.resolve("log"), compacted())) {
+        try (SegmentLog log = TestLogs.open(tmp.resolve("log"), compacted())) {
             writeVersions(log);
             log.append(NOW, "k7".getBytes(), null);
             for (int i = 0; i < 400; i++) {
@@ -127,7 +130,7 @@ class CleanerTest {
         }
     }
 
-    private static boolean hasTombstone(Log log, String key) {
+    private static boolean hasTombstone(SegmentLog log, String key) {
         for (StoredRecord r : TestLogs.readAll(log)) {
             if (r.value() == null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
                 return true;
@@ -136,7 +139,7 @@ class CleanerTest {
         return false;
     }
 
-    private static boolean tombstoneBeforeActive(Log log, String key) {
+    private static boolean tombstoneBeforeActive(SegmentLog log, String key) {
         long activeBase = log.segments().last().baseOffset();
         for (StoredRecord r : TestLogs.readAll(log)) {
             if (r.offset() < activeBase && r.value() == null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
@@ -151,7 +154,7 @@ class CleanerTest {
         Path live = tmp.resolve("live");
         Map<String, String> latest;
         List<Path> states = new ArrayList<>();
-        try (Log log = TestLogs.open(live, compactedSmallSegments())) {
+        try (SegmentLog log = TestLogs.open(live, compactedSmallSegments())) {
             latest = writeVersions(log);
             assertEquals(20, log.segmentCount());
             awaitFlushed(log);
@@ -185,7 +188,7 @@ class CleanerTest {
         Path swapLog = CrashFiles.segmentFile(indexesLeft, swapBase, Segment.LOG_SUFFIX + Segment.SWAP_SUFFIX);
         Files.move(swapLog, CrashFiles.segmentFile(indexesLeft, swapBase, Segment.LOG_SUFFIX));
         for (Path crashed : List.of(cleaning, swapWritten, halfRenamed, indexesLeft, states.get(1))) {
-            try (Log log = TestLogs.open(crashed, compactedSmallSegments())) {
+            try (SegmentLog log = TestLogs.open(crashed, compactedSmallSegments())) {
                 assertEquals(latest, state(log), "state after a crash in " + crashed.getFileName());
                 assertEquals(800, log.nextOffset(), crashed.getFileName().toString());
                 assertTrue(CrashFiles.files(crashed, Segment.SWAP_SUFFIX).isEmpty());
@@ -201,7 +204,7 @@ class CleanerTest {
     @Test
     void theSchedulerCleansADirtyLogInTheBackground() throws Exception {
         try (LogScheduler scheduler = new LogScheduler("test", 1, 3_600_000);
-             Log log = Log.open(tmp.resolve("log"), "state", compacted(), scheduler)) {
+             SegmentLog log = SegmentLog.open(tmp.resolve("log"), "state", compacted(), scheduler)) {
             Map<String, String> latest = writeVersions(log);
             awaitFlushed(log);
             scheduler.maintain();

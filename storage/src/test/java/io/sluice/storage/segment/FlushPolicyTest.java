@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.Record;
 import io.sluice.storage.StorageCounter;
+import io.sluice.testing.Eventually;
 
 class FlushPolicyTest {
     @TempDir
@@ -29,7 +30,7 @@ class FlushPolicyTest {
 
     @Test
     void underAlwaysCommitReturnsAtOnceAndTheListenerHearsWhenDurable() throws Exception {
-        try (Log log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
             AtomicLong heard = new AtomicLong();
             CountDownLatch durable = new CountDownLatch(1);
             log.addDurabilityListener(hw -> {
@@ -54,7 +55,7 @@ class FlushPolicyTest {
     void concurrentAppendersUnderAlwaysReturnOnlyOnceTheirRecordIsDurable() throws Exception {
         int threads = 16;
         int perThread = 40;
-        try (Log log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
             SharedAppender appender = new SharedAppender(log);
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             Set<Long> offsets = ConcurrentHashMap.newKeySet();
@@ -83,7 +84,7 @@ class FlushPolicyTest {
     @Test
     void appendersWaitingOnAnFsyncShareTheNextOne() throws Exception {
         int followers = 8;
-        try (Log log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.ALWAYS).build())) {
             SharedAppender appender = new SharedAppender(log);
             CountDownLatch leaderInFsync = new CountDownLatch(1);
             CountDownLatch followersAppended = new CountDownLatch(1);
@@ -100,7 +101,7 @@ class FlushPolicyTest {
             for (int i = 0; i < followers; i++) {
                 rest.add(pool.submit(() -> appender.append(Record.ofValue("follower".getBytes(), 2))));
             }
-            TestLogs.awaitTrue("every follower appended", () -> log.nextOffset() == followers + 1);
+            Eventually.await(() -> log.nextOffset() == followers + 1, "every follower appended");
             long fsyncsBefore = log.counters().get(StorageCounter.FSYNCS);
             followersAppended.countDown();
             assertEquals(0L, leader.get(10, TimeUnit.SECONDS));
@@ -124,7 +125,7 @@ class FlushPolicyTest {
 
     @Test
     void intervalFlushesAfterFlushMessagesRecords() throws Exception {
-        try (Log log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.INTERVAL)
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.INTERVAL)
                 .flushIntervalMs(3_600_000).flushMessages(50).build())) {
             for (int i = 0; i < 49; i++) {
                 log.append(i, null, new byte[10]);
@@ -134,22 +135,22 @@ class FlushPolicyTest {
             assertEquals(0, log.counters().get(StorageCounter.FSYNCS));
             log.append(50, null, new byte[10]);
             log.commit();
-            TestLogs.awaitTrue("50 records are fsynced", () -> log.flushedOffset() == 50);
+            Eventually.await(() -> log.flushedOffset() == 50, "50 records are fsynced");
         }
     }
 
     @Test
     void intervalFlushesOnItsTimerWithoutFurtherWrites() throws Exception {
-        try (Log log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.INTERVAL).flushIntervalMs(20).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().flush(FlushPolicy.INTERVAL).flushIntervalMs(20).build())) {
             log.append(1, null, new byte[10]);
             log.commit();
-            TestLogs.awaitTrue("the timer fsyncs the record", () -> log.flushedOffset() == 1);
+            Eventually.await(() -> log.flushedOffset() == 1, "the timer fsyncs the record");
         }
     }
 
     @Test
     void noneMakesRecordsReadableAtCommitAndLeavesFsyncToRolls() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             for (int i = 0; i < 10; i++) {
                 log.append(i, null, new byte[10]);
             }

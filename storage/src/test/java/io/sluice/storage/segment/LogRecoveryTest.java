@@ -24,6 +24,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.testing.Eventually;
+
 class LogRecoveryTest {
     @TempDir
     Path tmp;
@@ -32,8 +34,8 @@ class LogRecoveryTest {
     private record BatchAt(Path file, long start, long end, long baseOffset) {
     }
 
-    private Log liveLogWith(int records) {
-        Log log = TestLogs.open(tmp.resolve("live"), small());
+    private SegmentLog liveLogWith(int records) {
+        SegmentLog log = TestLogs.open(tmp.resolve("live"), small());
         appendValues(log, records, 9);
         return log;
     }
@@ -55,7 +57,7 @@ class LogRecoveryTest {
     @Test
     void corruptionAtARandomPointRecoversExactlyTheValidPrefix() throws Exception {
         Path live = tmp.resolve("source");
-        try (Log log = liveLogWith(600)) {
+        try (SegmentLog log = liveLogWith(600)) {
             CrashFiles.snapshot(log.directory(), live);
         }
         Random random = new Random(20240611);
@@ -67,7 +69,7 @@ class LogRecoveryTest {
             long position = victim.start() + random.nextInt((int) (victim.end() - victim.start()));
             CrashFiles.flipByte(crashed.resolve(victim.file().getFileName()), position);
 
-            try (Log log = TestLogs.open(crashed, small())) {
+            try (SegmentLog log = TestLogs.open(crashed, small())) {
                 assertValues(readAll(log), 0, victim.baseOffset());
                 assertEquals(victim.baseOffset(), log.nextOffset(), "appends continue right after the valid prefix");
                 assertTrue(log.recoveryReport().bytesTruncated() > 0);
@@ -80,21 +82,21 @@ class LogRecoveryTest {
     @Test
     void garbageAppendedToTheLogIsRemovedOnReopen() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 300, 10);
         }
         List<Path> segments = CrashFiles.files(dir, Segment.LOG_SUFFIX);
         Path last = segments.get(segments.size() - 1);
         long size = Files.size(last);
         CrashFiles.appendGarbage(last, 777, new Random(3));
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(777, log.recoveryReport().bytesTruncated());
             assertEquals(size, Files.size(last));
             assertValues(readAll(log), 0, 300);
         }
         Files.delete(dir.resolve(LogLoader.CLEAN_SHUTDOWN_FILE).resolveSibling("log.checkpoint"));
         CrashFiles.appendGarbage(last, 100, new Random(4));
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(100, log.recoveryReport().bytesTruncated(), "also after an unclean shutdown");
             assertValues(readAll(log), 0, 300);
         }
@@ -103,7 +105,7 @@ class LogRecoveryTest {
     @Test
     void garbageAppendedToAnIndexIsRemovedOnReopen() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 300, 10);
         }
         Path index = CrashFiles.files(dir, Segment.INDEX_SUFFIX).get(1);
@@ -112,7 +114,7 @@ class LogRecoveryTest {
         byte[] originalTime = Files.readAllBytes(timeIndex);
         CrashFiles.appendGarbage(index, 24, new Random(5));
         CrashFiles.appendGarbage(timeIndex, 36, new Random(6));
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(1, log.recoveryReport().indexesRebuilt());
             assertValues(readAll(log), 0, 300);
         }
@@ -123,7 +125,7 @@ class LogRecoveryTest {
     @Test
     void deletedOrCorruptIndexesAreRebuiltExactly() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 400, 10);
         }
         Map<Path, byte[]> originals = new HashMap<>();
@@ -140,7 +142,7 @@ class LogRecoveryTest {
         try (FileChannel channel = FileChannel.open(scribbled, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.wrap(noise), 8);
         }
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertTrue(log.recoveryReport().indexesRebuilt() >= 2, log.recoveryReport().toString());
             assertValues(readAll(log), 0, 400);
             assertEquals(173, log.offsetForTimestamp(1173));
@@ -153,13 +155,13 @@ class LogRecoveryTest {
     @Test
     void aPartialLastBatchIsNeverVisibleAndItsOffsetsAreReused() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 200, 10);
         }
         List<BatchAt> batches = batches(dir);
         BatchAt last = batches.get(batches.size() - 1);
         CrashFiles.truncate(last.file(), last.start() + (last.end() - last.start()) / 2);
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertValues(readAll(log), 0, last.baseOffset());
             assertEquals(last.baseOffset(), log.highWatermark());
             appendValues(log, 200 - (int) last.baseOffset(), 10);
@@ -170,19 +172,19 @@ class LogRecoveryTest {
     @Test
     void aCleanShutdownSkipsTheScanAndACrashScansOnlyFromTheRecoveryPoint() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 500, 10);
             long activeBase = log.segments().last().baseOffset();
-            TestLogs.awaitTrue("the recovery point on disk reaches the active segment",
-                    () -> checkpointedRecoveryPoint(dir) == activeBase);
+            Eventually.await(() -> checkpointedRecoveryPoint(dir) == activeBase,
+                    "the recovery point on disk reaches the active segment");
             Path crashed = CrashFiles.snapshot(dir, tmp.resolve("crash"));
-            try (Log recovered = TestLogs.open(crashed, small())) {
+            try (SegmentLog recovered = TestLogs.open(crashed, small())) {
                 assertFalse(recovered.recoveryReport().cleanShutdown());
                 assertEquals(1, recovered.recoveryReport().segmentsScanned(), "only the active segment");
                 assertValues(readAll(recovered), 0, 500);
             }
         }
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertTrue(log.recoveryReport().cleanShutdown());
             assertEquals(0, log.recoveryReport().segmentsScanned());
             assertFalse(Files.exists(dir.resolve(LogLoader.CLEAN_SHUTDOWN_FILE)), "the marker is gone once open");
@@ -201,7 +203,7 @@ class LogRecoveryTest {
     @Test
     void aCrashDuringARollLosesNothing() throws Exception {
         Path live = tmp.resolve("source");
-        try (Log log = liveLogWith(300)) {
+        try (SegmentLog log = liveLogWith(300)) {
             CrashFiles.snapshot(log.directory(), live); // taken while open: what kill -9 leaves
         }
         long next = 300;
@@ -218,7 +220,7 @@ class LogRecoveryTest {
         Files.delete(untrimmed.resolve(LogCheckpoint.FILE_NAME));
 
         for (Path crashed : List.of(created, indexOnly, untrimmed)) {
-            try (Log log = TestLogs.open(crashed, small())) {
+            try (SegmentLog log = TestLogs.open(crashed, small())) {
                 if (crashed == indexOnly) {
                     assertFalse(Files.exists(CrashFiles.segmentFile(indexOnly, next, Segment.INDEX_SUFFIX)),
                             "an index without its segment is deleted");
@@ -228,7 +230,7 @@ class LogRecoveryTest {
                 appendValues(log, 50, 10);
                 assertValues(readAll(log), 0, 350);
             }
-            try (Log log = TestLogs.open(crashed, small())) {
+            try (SegmentLog log = TestLogs.open(crashed, small())) {
                 assertValues(readAll(log), 0, 350);
             }
         }
@@ -237,12 +239,12 @@ class LogRecoveryTest {
     @Test
     void aDamagedCheckpointMeansAFullScanFromTheFirstSegment() throws Exception {
         Path dir = tmp.resolve("log");
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 300, 10);
         }
         Files.write(dir.resolve(LogCheckpoint.FILE_NAME), new byte[] {1, 2, 3});
         Files.delete(dir.resolve(LogLoader.CLEAN_SHUTDOWN_FILE));
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(log.segmentCount(), log.recoveryReport().segmentsScanned());
             assertValues(readAll(log), 0, 300);
         }

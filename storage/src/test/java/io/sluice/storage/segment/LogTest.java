@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.storage.CleanupPolicy;
+import io.sluice.storage.LogCursor;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
 import io.sluice.storage.RecordTooLargeException;
@@ -31,7 +32,7 @@ class LogTest {
 
     @Test
     void appendedRecordsStayInvisibleUntilCommitted() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             long first = log.append(1, null, "a".getBytes());
             long second = log.append(2, null, "b".getBytes());
             assertEquals(0, first);
@@ -46,7 +47,7 @@ class LogTest {
 
     @Test
     void readIsBoundedByMaxRecordsAndMaxBytesButAlwaysMakesProgress() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 100, 7);
             assertValues(log.read(10, 5, Integer.MAX_VALUE), 10, 15);
             List<StoredRecord> bytesBound = log.read(0, 100, 60);
@@ -58,7 +59,7 @@ class LogTest {
 
     @Test
     void readOutsideTheLogNamesTheLogTheOffsetAndTheRange() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 10, 10);
             OffsetOutOfRangeException e = assertThrows(OffsetOutOfRangeException.class, () -> log.read(11, 1, 100));
             assertEquals(11, e.offset());
@@ -69,7 +70,7 @@ class LogTest {
 
     @Test
     void segmentsRollBySizeAndRecordsReadBackAcrossThem() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 500, 10);
             assertTrue(log.segmentCount() > 5, "segments: " + log.segmentCount());
             for (Segment segment : log.segments().all()) {
@@ -83,7 +84,7 @@ class LogTest {
 
     @Test
     void segmentsRollWhenTheirRecordsSpanSegmentMs() {
-        try (Log log = TestLogs.open(dir, small().toBuilder().segmentMs(1000).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().segmentMs(1000).build())) {
             for (int i = 0; i < 6; i++) {
                 log.append(10_000 + i * 600L, null, "x".getBytes());
                 log.commit();
@@ -96,10 +97,10 @@ class LogTest {
     @Test
     void offsetsContinueAfterReopen() {
         LogSettingsHolder holder = new LogSettingsHolder();
-        try (Log log = TestLogs.open(dir, holder.settings)) {
+        try (SegmentLog log = TestLogs.open(dir, holder.settings)) {
             appendValues(log, 120, 10);
         }
-        try (Log log = TestLogs.open(dir, holder.settings)) {
+        try (SegmentLog log = TestLogs.open(dir, holder.settings)) {
             assertEquals(120, log.nextOffset());
             assertEquals(120, log.highWatermark());
             appendValues(log, 30, 10);
@@ -115,7 +116,7 @@ class LogTest {
     void offsetForTimestampIsExactEvenWhenTimestampsAreUnordered() {
         Random random = new Random(7);
         List<Long> timestamps = new ArrayList<>();
-        try (Log log = TestLogs.open(dir, small().toBuilder().indexIntervalBytes(64).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().indexIntervalBytes(64).build())) {
             for (int i = 0; i < 800; i++) {
                 long ts = 10_000 + i * 3L + random.nextInt(200) - 100;
                 timestamps.add(ts);
@@ -136,15 +137,15 @@ class LogTest {
                 }
                 assertEquals(expected, log.offsetForTimestamp(target), "first offset with timestamp >= " + target);
             }
-            assertEquals(0, log.offsetForTimestamp(Log.EARLIEST_TIMESTAMP));
-            assertEquals(800, log.offsetForTimestamp(Log.LATEST_TIMESTAMP));
+            assertEquals(0, log.offsetForTimestamp(SegmentLog.EARLIEST_TIMESTAMP));
+            assertEquals(800, log.offsetForTimestamp(SegmentLog.LATEST_TIMESTAMP));
             assertThrows(IllegalArgumentException.class, () -> log.offsetForTimestamp(-3));
         }
     }
 
     @Test
     void deleteRecordsBeforeIsPersistedSoReopenNeverResurrectsRecords() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 400, 10);
             int before = log.segmentCount();
             log.deleteRecordsBefore(250);
@@ -154,13 +155,13 @@ class LogTest {
             assertThrows(OffsetOutOfRangeException.class, () -> log.read(249, 1, 100));
             assertThrows(OffsetOutOfRangeException.class, () -> log.deleteRecordsBefore(401));
         }
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(250, log.logStartOffset());
             assertValues(readAll(log), 250, 400);
             log.deleteRecordsBefore(400);
             assertEquals(1, log.segmentCount(), "the active segment stays");
         }
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(400, log.logStartOffset());
             assertEquals(400, log.nextOffset(), "offsets continue after the log was trimmed empty");
             assertEquals(List.of(), readAll(log));
@@ -169,12 +170,12 @@ class LogTest {
 
     @Test
     void startAtMakesAnEmptyLogContinueAtTheGivenOffset() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             log.startAt(5_000);
             assertEquals(5_000, log.append(1, null, "x".getBytes()));
             log.commit();
         }
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             assertEquals(5_000, log.logStartOffset());
             assertEquals(5_001, log.nextOffset());
             assertThrows(IllegalStateException.class, () -> log.startAt(9_000));
@@ -183,7 +184,7 @@ class LogTest {
 
     @Test
     void readersRunningBesideTheWriterNeverSeeAPartialBatch() throws Exception {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread reader = new Thread(() -> {
                 try {
@@ -212,7 +213,7 @@ class LogTest {
 
     @Test
     void cursorScansTheWholeLogWithoutCopying() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             appendValues(log, 1_000, 50);
             long count = 0;
             try (LogCursor cursor = log.cursor(0)) {
@@ -228,7 +229,7 @@ class LogTest {
 
     @Test
     void aCompactedLogRefusesRecordsWithoutKey() {
-        try (Log log = TestLogs.open(dir, small().toBuilder().cleanupPolicy(CleanupPolicy.COMPACT).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().cleanupPolicy(CleanupPolicy.COMPACT).build())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> log.append(1, null, "v".getBytes()));
             assertTrue(e.getMessage().contains("needs a key"), e.getMessage());
         }
@@ -236,7 +237,7 @@ class LogTest {
 
     @Test
     void aRecordLargerThanASegmentIsRefusedAndOneLargerThanABatchGetsItsOwn() {
-        try (Log log = TestLogs.open(dir, small().toBuilder().segmentBytes(64 * 1024).build())) {
+        try (SegmentLog log = TestLogs.open(dir, small().toBuilder().segmentBytes(64 * 1024).build())) {
             assertThrows(RecordTooLargeException.class, () -> log.append(1, null, new byte[70 * 1024]));
             log.append(1, null, "small".getBytes());
             long big = log.append(2, null, new byte[50 * 1024]);
@@ -247,7 +248,7 @@ class LogTest {
 
     @Test
     void aSecondOpenOfTheSameDirectoryIsRefused() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             StorageException e = assertThrows(StorageException.class, () -> TestLogs.open(dir, small()));
             assertTrue(e.getMessage().contains("already open"), e.getMessage());
         }
@@ -255,7 +256,7 @@ class LogTest {
 
     @Test
     void recordsWithManyTagsRoundTrip() {
-        try (Log log = TestLogs.open(dir, small())) {
+        try (SegmentLog log = TestLogs.open(dir, small())) {
             Record record = new Record("k".getBytes(), "v".getBytes(), 5, List.of("a", "b/c", "ü"));
             long offset = log.append(record);
             log.commit();

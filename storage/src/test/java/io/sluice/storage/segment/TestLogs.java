@@ -1,12 +1,10 @@
 package io.sluice.storage.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.LogSettings;
@@ -27,8 +25,8 @@ final class TestLogs {
                 .build();
     }
 
-    static Log open(Path dir, LogSettings settings) {
-        return Log.open(dir, "test-" + dir.getFileName(), settings);
+    static SegmentLog open(Path dir, LogSettings settings) {
+        return SegmentLog.open(dir, "test-" + dir.getFileName(), settings);
     }
 
     static byte[] value(long i) {
@@ -40,7 +38,7 @@ final class TestLogs {
     }
 
     /** Appends {@code count} records (timestamp 1000 + i), committing every {@code perCommit}. */
-    static void appendValues(Log log, int count, int perCommit) {
+    static void appendValues(SegmentLog log, int count, int perCommit) {
         for (int i = 0; i < count; i++) {
             long offset = log.nextOffset();
             log.append(1000 + offset, key(offset), value(offset), "topic/" + (offset % 3));
@@ -51,7 +49,7 @@ final class TestLogs {
         log.commit();
     }
 
-    static List<StoredRecord> readAll(Log log) {
+    static List<StoredRecord> readAll(SegmentLog log) {
         return log.read(log.logStartOffset(), Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 
@@ -65,16 +63,6 @@ final class TestLogs {
             assertEquals(new String(value(offset), StandardCharsets.UTF_8), new String(r.value(), StandardCharsets.UTF_8));
             assertEquals(1000 + offset, r.timestamp());
             assertEquals(List.of("topic/" + (offset % 3)), r.tags());
-        }
-    }
-
-    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out after 10 s waiting until " + what);
-            }
-            Thread.sleep(5); // polling interval of a deadline wait, not a wait for something to happen
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.storage.segment;
+package io.sluice.storage;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,18 +13,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The background threads shared by many logs: flusher threads ({@code sluice-storage-<name>-flusher-<n>})
- * run fsyncs that writers request and the {@code interval} timers; one maintenance thread
- * ({@code sluice-storage-<name>-cleaner}) enforces retention and runs compaction for every registered
- * log every {@code maintenanceIntervalMs}. A failing task is logged with its log's name and never
- * stops the threads.
+ * run the fsyncs that writers request and the {@code interval} timers; one cleaner thread
+ * ({@code sluice-storage-<name>-cleaner}) runs every registered log's maintenance (retention,
+ * compaction) every {@code maintenanceIntervalMs}. A failing task is logged with its log's name and
+ * never stops the threads.
+ *
+ * <p>Callers create one, hand it to {@link Log#open} or {@link StorageAdapter#open(java.nio.file.Path,
+ * LogScheduler)}, and close it after those logs. The storage engines use the rest: {@link #flushSoon},
+ * {@link #flushEvery}, {@link #register} and {@link #unregister}.
  */
 public final class LogScheduler implements AutoCloseable {
+
+    /** A log the cleaner thread maintains; it guards its own state, and a pass on a closed log does nothing. */
+    public interface Maintained {
+        /** The log's name, for the message when a pass fails. */
+        String name();
+
+        /** One retention and compaction pass at wall-clock time {@code nowMs}. */
+        void maintain(long nowMs);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(LogScheduler.class);
 
     private final String name;
     private final ScheduledThreadPoolExecutor flushers;
     private final ScheduledThreadPoolExecutor cleaner;
-    private final Set<Log> logs = ConcurrentHashMap.newKeySet();
+    private final Set<Maintained> logs = ConcurrentHashMap.newKeySet();
     private final ScheduledFuture<?> maintenance;
 
     /** Two flusher threads and a maintenance pass every 30 seconds. */
@@ -32,6 +46,7 @@ public final class LogScheduler implements AutoCloseable {
         this(name, 2, 30_000);
     }
 
+    /** {@code flushThreads} flusher threads and a maintenance pass every {@code maintenanceIntervalMs}. */
     public LogScheduler(String name, int flushThreads, long maintenanceIntervalMs) {
         if (flushThreads < 1) {
             throw new IllegalArgumentException("flushThreads must be at least 1, got " + flushThreads);
@@ -57,32 +72,35 @@ public final class LogScheduler implements AutoCloseable {
         };
     }
 
-    /** Runs {@code task} on a flusher thread (the log catches and reports its own failures). */
-    void flushSoon(Runnable task) {
+    /**
+     * Runs {@code task} on a flusher thread (the log catches and reports its own failures).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once the scheduler is closed
+     */
+    public void flushSoon(Runnable task) {
         flushers.execute(task);
     }
 
     /** Runs {@code task} on a flusher thread every {@code periodMs}; cancel the returned future to stop. */
-    ScheduledFuture<?> flushEvery(String log, long periodMs, Runnable task) {
+    public ScheduledFuture<?> flushEvery(String log, long periodMs, Runnable task) {
         return flushers.scheduleAtFixedRate(guarded(log, task), periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    void register(Log log) {
+    /** Adds {@code log} to every maintenance pass from now on. */
+    public void register(Maintained log) {
         logs.add(log);
     }
 
-    void unregister(Log log) {
+    /** Leaves {@code log} out of later passes; a pass already running on it is the log's to wait for. */
+    public void unregister(Maintained log) {
         logs.remove(log);
     }
 
-    /** Retention then compaction for every registered log; also callable to run a pass now (tests, admin). */
+    /** One maintenance pass over every registered log; also callable to run a pass now (tests, admin). */
     public void maintain() {
         long now = System.currentTimeMillis();
-        for (Log log : logs) {
-            guarded(log.name(), () -> {
-                log.enforceRetention(now);
-                log.maybeCompact(now);
-            }).run();
+        for (Maintained log : logs) {
+            guarded(log.name(), () -> log.maintain(now)).run();
         }
     }
 

@@ -1,4 +1,4 @@
-package io.sluice.broker.routing;
+package io.sluice.broker.topic;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.sluice.broker.routing;
+package io.sluice.broker.topic;
 
 /**
  * A validated topic filter of a SUBSCRIBE, possibly a shared subscription

@@ -1,4 +1,4 @@
-package io.sluice.broker.routing;
+package io.sluice.broker.topic;
 
 /**
  * Rules for the topic name of a PUBLISH (MQTT 5 §4.7.3): not empty, no wildcards, at most a

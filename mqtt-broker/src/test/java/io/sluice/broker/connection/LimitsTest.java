@@ -1,16 +1,16 @@
-package io.sluice.broker.limits;
+package io.sluice.broker.connection;
 
-import io.sluice.net.limits.Rate;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;
 import io.sluice.net.ListenerSpec;
+import io.sluice.net.limits.Rate;
+import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
-package io.sluice.broker.metrics;
+package io.sluice.broker.sys;
 
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.TestBroker;
+import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.sluice.storage.segment;
+package io.sluice.storage;
 
 /**
  * Told each time a log's high watermark advances, so a writer can release acknowledgements

@@ -1,4 +1,4 @@
-package io.sluice.broker.limits;
+package io.sluice.broker.connection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.sluice.broker.limits;
+package io.sluice.broker.connection;
 
 import io.sluice.net.limits.Rate;
 import io.sluice.net.limits.TokenBucket;

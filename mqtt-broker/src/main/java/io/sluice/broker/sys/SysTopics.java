@@ -1,8 +1,10 @@
-package io.sluice.broker.metrics;
+package io.sluice.broker.sys;
 
 import io.sluice.broker.Broker;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.metrics.BrokerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,26 +103,10 @@ public final class SysTopics implements AutoCloseable {
     public Map<String, String> values(long nowMillis) {
         BrokerMetrics metrics = broker.metrics();
         Map<String, String> values = new LinkedHashMap<>();
-        int connected = broker.connectedClients().get();
-        int total = broker.sessions().size();
-        maximumConnected = Math.max(maximumConnected, connected);
         values.put("version", version);
         values.put("uptime", (nowMillis - broker.startedMillis()) / 1000 + " seconds");
-        values.put("clients/connected", String.valueOf(connected));
-        values.put("clients/disconnected", String.valueOf(Math.max(0, total - connected)));
-        values.put("clients/total", String.valueOf(total));
-        values.put("clients/maximum", String.valueOf(maximumConnected));
-        values.put("clients/expired", String.valueOf(metrics.get(BrokerCounter.SESSIONS_EXPIRED)));
-        values.put("connections/open", String.valueOf(broker.openConnections().get()));
-        long received = metrics.get(BrokerCounter.MESSAGES_RECEIVED);
-        long sent = metrics.get(BrokerCounter.MESSAGES_SENT);
-        values.put("messages/received", String.valueOf(received));
-        values.put("messages/sent", String.valueOf(sent));
-        values.put("publish/messages/received", String.valueOf(received));
-        values.put("publish/messages/sent", String.valueOf(sent));
-        values.put("publish/messages/dropped", String.valueOf(dropped(metrics)));
-        values.put("bytes/received", String.valueOf(metrics.get(BrokerCounter.BYTES_RECEIVED)));
-        values.put("bytes/sent", String.valueOf(metrics.get(BrokerCounter.BYTES_SENT)));
+        putClients(values, metrics);
+        putMessages(values, metrics);
         values.put("subscriptions/count", String.valueOf(broker.router().subscriptionCount()));
         values.put("retained messages/count", String.valueOf(broker.router().retained().size()));
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
@@ -133,6 +119,30 @@ public final class SysTopics implements AutoCloseable {
             source.get().forEach((key, value) -> values.put(key, String.valueOf(value)));
         }
         return values;
+    }
+
+    private void putClients(Map<String, String> values, BrokerMetrics metrics) {
+        int connected = broker.connectedClients().get();
+        int total = broker.sessions().size();
+        maximumConnected = Math.max(maximumConnected, connected);
+        values.put("clients/connected", String.valueOf(connected));
+        values.put("clients/disconnected", String.valueOf(Math.max(0, total - connected)));
+        values.put("clients/total", String.valueOf(total));
+        values.put("clients/maximum", String.valueOf(maximumConnected));
+        values.put("clients/expired", String.valueOf(metrics.get(BrokerCounter.SESSIONS_EXPIRED)));
+        values.put("connections/open", String.valueOf(broker.openConnections().get()));
+    }
+
+    private static void putMessages(Map<String, String> values, BrokerMetrics metrics) {
+        long received = metrics.get(BrokerCounter.MESSAGES_RECEIVED);
+        long sent = metrics.get(BrokerCounter.MESSAGES_SENT);
+        values.put("messages/received", String.valueOf(received));
+        values.put("messages/sent", String.valueOf(sent));
+        values.put("publish/messages/received", String.valueOf(received));
+        values.put("publish/messages/sent", String.valueOf(sent));
+        values.put("publish/messages/dropped", String.valueOf(dropped(metrics)));
+        values.put("bytes/received", String.valueOf(metrics.get(BrokerCounter.BYTES_RECEIVED)));
+        values.put("bytes/sent", String.valueOf(metrics.get(BrokerCounter.BYTES_SENT)));
     }
 
     /** Messages the broker accepted and then could not deliver, Mosquitto's publish/messages/dropped. */

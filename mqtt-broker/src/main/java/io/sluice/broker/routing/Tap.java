@@ -1,4 +1,4 @@
-package io.sluice.broker;
+package io.sluice.broker.routing;
 
 import io.sluice.broker.message.Message;
 

@@ -5,21 +5,19 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import io.sluice.storage.CorruptRecordException;
-import io.sluice.storage.Record;
+import io.sluice.storage.LogCursor;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
 
 /**
- * Reads a log's records in offset order from a start offset up to the high watermark it was
- * created with: {@code while (cursor.next()) { cursor.offset(); cursor.value(); ... }}. Large
- * positional reads and no per-record allocation unless the caller copies a key or value, so a full
- * scan to rebuild state is fast. Holds a reference to its current segment, so retention or
- * compaction cannot close the file under it; if the start was trimmed meanwhile, it continues at
- * the first record still present. One thread; close it when done.
+ * The {@link LogCursor} of a {@link SegmentLog}: large positional reads through a
+ * {@link BatchIterator} and a {@link RecordView} over each record, so a full scan to rebuild state
+ * is fast. Holds a reference to its current segment, so retention or compaction cannot close the
+ * file under it; a segment deleted before the cursor reached it is skipped.
  */
-public final class LogCursor implements AutoCloseable {
-    private final Log log;
-    private final Log.Position end;
+final class SegmentLogCursor implements LogCursor {
+    private final SegmentLog log;
+    private final SegmentLog.Position end;
     private final long from;
     private final long minTimestamp;
     private final RecordView record = new RecordView();
@@ -36,14 +34,14 @@ public final class LogCursor implements AutoCloseable {
      * @param minTimestamp skip batches and records with older timestamps (-1: none), for
      *                     offset-for-timestamp lookups
      */
-    LogCursor(Log log, long from, Log.Position end, long minTimestamp) {
+    SegmentLogCursor(SegmentLog log, long from, SegmentLog.Position end, long minTimestamp) {
         this.log = log;
         this.from = from;
         this.end = end;
         this.minTimestamp = minTimestamp;
     }
 
-    /** Moves to the next record; false at the end. */
+    @Override
     public boolean next() {
         while (!done) {
             if (recordsLeft > 0) {
@@ -133,7 +131,7 @@ public final class LogCursor implements AutoCloseable {
         while (candidate != null && candidate.baseOffset() <= end.segmentBase()) {
             if (candidate.tryRetain()) {
                 segment = candidate;
-                int limit = Log.readableBytes(candidate, end);
+                int limit = end.readableBytes(candidate);
                 long start = candidate.baseOffset() < from ? candidate.positionFor(from) : 0;
                 batches = candidate.iterator(Math.min(start, limit), limit, true);
                 return true;
@@ -148,52 +146,52 @@ public final class LogCursor implements AutoCloseable {
         return false;
     }
 
+    @Override
     public long offset() {
         return record.offset();
     }
 
+    @Override
     public long timestamp() {
         return record.timestamp();
     }
 
+    @Override
     public boolean hasKey() {
         return record.hasKey();
     }
 
-    /** A record with a key and no value. */
+    @Override
     public boolean isTombstone() {
         return record.hasKey() && !record.hasValue();
     }
 
-    /** A copy of the key, or null. */
+    @Override
     public byte[] key() {
         return record.key();
     }
 
-    /** A copy of the value, or null. */
+    @Override
     public byte[] value() {
         return record.value();
     }
 
-    public int valueLength() {
-        return record.valueLength();
-    }
-
+    @Override
     public List<String> tags() {
         return record.tags();
     }
 
-    /** Compares the key without copying it. */
+    @Override
     public boolean keyEquals(byte[] key) {
         return record.keyEquals(key);
     }
 
-    /** True when one of the tags has exactly these UTF-8 bytes; no copying. */
+    @Override
     public boolean hasTag(byte[] utf8Tag) {
         return record.hasTag(utf8Tag);
     }
 
-    /** Key, value and tag bytes of the current record, what read limits count. */
+    @Override
     public int payloadBytes() {
         return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes();
     }
@@ -206,10 +204,7 @@ public final class LogCursor implements AutoCloseable {
         return bytes;
     }
 
-    public Record toRecord() {
-        return record.toRecord();
-    }
-
+    @Override
     public StoredRecord toStoredRecord() {
         return new StoredRecord(record.offset(), record.toRecord());
     }
