@@ -2,7 +2,8 @@ package io.sluice.server;
 
 /**
  * Sets up slf4j-simple, the binding the server ships with: level from {@code log.level}, ISO
- * timestamps with the thread name, and the chattiest libraries (Hadoop, Parquet) held to WARN.
+ * timestamps with the thread name, and the chattiest libraries (Hadoop, Parquet, the Kafka bridge's
+ * producer, which logs its whole configuration at INFO) held to WARN.
  * Must run before the first logger is created, because slf4j-simple reads these once.
  */
 final class Logging {
@@ -18,6 +19,7 @@ final class Logging {
         setDefault("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
         setDefault("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
         setDefault("org.slf4j.simpleLogger.log.org.apache.parquet", "warn");
+        setDefault("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
         setDefault("org.slf4j.simpleLogger.log.io.netty", "info");
     }
 

@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,7 @@ public final class SluiceServer implements AutoCloseable {
     private final Broker broker;
     private final Capture capture;
     private final Streaming streaming;
+    private final Bridging bridging;
     private final BrokerState state;
     private final EventLoops loops;
     private final List<MqttListener> listeners = new ArrayList<>();
@@ -58,10 +61,12 @@ public final class SluiceServer implements AutoCloseable {
     private MetricsServer metricsServer;
     private volatile boolean stopping;
 
-    private SluiceServer(Broker broker, Capture capture, Streaming streaming, BrokerState state, EventLoops loops) {
+    private SluiceServer(Broker broker, Capture capture, Streaming streaming, Bridging bridging, BrokerState state,
+                         EventLoops loops) {
         this.broker = broker;
         this.capture = capture;
         this.streaming = streaming;
+        this.bridging = bridging;
         this.state = state;
         this.loops = loops;
         this.reloads = new ReloadWatch(broker.metrics(), broker.timer(), RELOAD_POLL_MILLIS);
@@ -69,51 +74,15 @@ public final class SluiceServer implements AutoCloseable {
 
     /**
      * Starts everything the configuration describes, in this order: broker state, the capture
-     * pipeline, the streams, the broker engine (with the state restored), listeners (MQTT, then
-     * Kafka), monitoring. On failure, stops what already started.
+     * pipeline, the streams, the bridges' backlogs, the broker engine (with the state restored),
+     * the bridges' connections, listeners (MQTT, then Kafka), monitoring. On failure, stops what
+     * already started.
      */
     public static SluiceServer start(SluiceConfig config) {
         AccessControl access = AccessControl.load(config.auth());
-        BrokerState state = config.persistence().enabled() ? BrokerState.open(config.persistence()) : null;
-        Capture capture;
+        SluiceServer server = open(config, access);
         try {
-            capture = Capture.open(config);
-        } catch (RuntimeException e) {
-            closeQuietly(state);
-            throw e;
-        }
-        Streaming streaming;
-        try {
-            streaming = Streaming.open(config);
-        } catch (RuntimeException e) {
-            capture.close();
-            closeQuietly(state);
-            throw e;
-        }
-        Broker broker;
-        try {
-            broker = newBroker(config, access, capture, streaming, state);
-        } catch (RuntimeException e) {
-            streaming.close();
-            capture.close();
-            closeQuietly(state);
-            throw e;
-        }
-        SluiceServer server = new SluiceServer(broker, capture, streaming, state, new EventLoops(config.ioThreads()));
-        try {
-            if (state != null) {
-                state.restoreInto(broker);
-            }
-            access.watch(server.reloads);
-            streaming.attach(broker);
-            for (ListenerConfig listener : config.listeners()) {
-                server.listeners.add(MqttListener.bind(server.spec(listener), broker, server.loops));
-            }
-            if (config.kafka() != null) {
-                streaming.startKafka(config, access, broker, server.loops, server.tls(config.kafka().tls()));
-            }
-            server.reloads.start();
-            server.startMonitoring(config.monitoring());
+            server.serve(config, access);
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -125,16 +94,65 @@ public final class SluiceServer implements AutoCloseable {
         return server;
     }
 
+    /** Restores the broker's state, then connects bridges, binds the listeners and starts monitoring. */
+    private void serve(SluiceConfig config, AccessControl access) {
+        if (state != null) {
+            state.restoreInto(broker);
+        }
+        bridging.start(broker);
+        access.watch(reloads);
+        streaming.attach(broker);
+        for (ListenerConfig listener : config.listeners()) {
+            listeners.add(MqttListener.bind(spec(listener), broker, loops));
+        }
+        if (config.kafka() != null) {
+            streaming.startKafka(config, access, broker, loops, tls(config.kafka().tls()));
+        }
+        reloads.start();
+        startMonitoring(config.monitoring());
+    }
+
+    /**
+     * Opens the parts that hold data, in order (broker state, exchanges, streams, bridges' backlogs,
+     * the broker engine); if one fails, closes those already open, newest first.
+     */
+    private static SluiceServer open(SluiceConfig config, AccessControl access) {
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        try {
+            BrokerState state = config.persistence().enabled() ? opened(opened, BrokerState.open(config.persistence())) : null;
+            Capture capture = opened(opened, Capture.open(config));
+            Streaming streaming = opened(opened, Streaming.open(config));
+            Bridging bridging = opened(opened, Bridging.open(config.bridges()));
+            Broker broker = newBroker(config, access, capture, streaming, bridging, state);
+            return new SluiceServer(broker, capture, streaming, bridging, state, new EventLoops(config.ioThreads()));
+        } catch (RuntimeException e) {
+            for (AutoCloseable part : opened) {
+                try {
+                    part.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T part) {
+        opened.push(part);
+        return part;
+    }
+
     private static Broker newBroker(SluiceConfig config, AccessControl access, Capture capture, Streaming streaming,
-                                    BrokerState state) {
+                                    Bridging bridging, BrokerState state) {
         SessionJournal sessions = state == null ? SessionJournal.NONE : state.sessionJournal();
         RetainedJournal retained = state == null ? RetainedJournal.NONE : state.retainedJournal();
         List<Tap> taps = new ArrayList<>(capture.taps());
         taps.addAll(streaming.taps());
+        taps.addAll(bridging.taps());
         try {
             return new Broker(config.mqtt(), taps, access.authenticator(), access.authorizer(), sessions, retained);
         } catch (InvalidTopicException e) {
-            throw new IllegalStateException("the exchanges' and streams' topic filters were checked when they opened", e);
+            throw new IllegalStateException("the topic filters of exchanges, streams and bridges were checked when they opened", e);
         }
     }
 
@@ -173,6 +191,7 @@ public final class SluiceServer implements AutoCloseable {
             metricsRegistry.register(streamMetrics);
             sysTopics.addSource(streamMetrics::sysValues);
         }
+        bridging.registerMetrics(sysTopics, metricsRegistry);
         sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
@@ -219,6 +238,11 @@ public final class SluiceServer implements AutoCloseable {
         return capture.exchanges();
     }
 
+    /** The bridges this server runs. */
+    public io.sluice.bridges.Bridges bridges() {
+        return bridging.bridges();
+    }
+
     /** The bound query endpoint of an exchange, e.g. {@code tcp://127.0.0.1:10000}. */
     public String queryEndpoint(String exchange) {
         return capture.queries().get(exchange).endpoint();
@@ -257,6 +281,7 @@ public final class SluiceServer implements AutoCloseable {
             listener.close(); // no more publishes: from here on the capture pipeline only drains
         }
         loops.close();
+        bridging.close(); // stores what publishers were told is stored, before capture closes under it
         capture.close();
         streaming.close();
         closeQuietly(state);

@@ -3,6 +3,7 @@ package io.sluice.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.bridges.BridgeCounter;
 import io.sluice.exchange.ExchangeCounter;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.query.QueryCounter;
@@ -42,6 +43,11 @@ class CounterNamesTest {
     @Test
     void streamCountersHaveDistinctWellFormedNames() {
         assertDistinctAndWellFormed(Stream.of(StreamCounter.values()).map(StreamCounter::metricName).toList());
+    }
+
+    @Test
+    void bridgeCountersHaveDistinctWellFormedNames() {
+        assertDistinctAndWellFormed(Stream.of(BridgeCounter.values()).map(BridgeCounter::metricName).toList());
     }
 
     static void assertDistinctAndWellFormed(List<String> names) {

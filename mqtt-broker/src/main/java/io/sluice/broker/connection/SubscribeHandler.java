@@ -90,8 +90,10 @@ final class SubscribeHandler {
         if (refusal != 0) {
             return failure(c, refusal);
         }
-        Subscription subscription = new Subscription(filter, option.qos().value(), option.isNoLocal(),
-                option.isRetainAsPublished(), option.retainHandling().value(), identifier);
+        // A bridge (bridge bit in CONNECT) never gets back what it published, and keeps RETAIN as published.
+        boolean bridge = !c.isMqtt5() && BridgeBit.isBridge(c.ctx.channel()) && !filter.isShared();
+        Subscription subscription = new Subscription(filter, option.qos().value(), option.isNoLocal() || bridge,
+                option.isRetainAsPublished() || bridge, option.retainHandling().value(), identifier);
         Session session = c.client().session();
         session.putSubscription(subscription);
         boolean existed = c.broker.router().subscribe(session, subscription);

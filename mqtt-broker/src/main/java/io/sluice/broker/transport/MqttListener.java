@@ -17,6 +17,7 @@ import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
+import io.sluice.broker.connection.BridgeBit;
 import io.sluice.broker.connection.Connection;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.net.EventLoops;
@@ -118,6 +119,7 @@ public final class MqttListener implements AutoCloseable {
                 addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
             }
             p.addLast("traffic", traffic);
+            p.addLast("bridge-bit", new BridgeBit());
             p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
             p.addLast("encoder", MqttEncoder.INSTANCE);
             p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,

@@ -63,9 +63,10 @@ public final class ConfigLoader {
         Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
         StreamsConfig streams = StreamsConfig.read(r);
         KafkaConfig kafka = KafkaConfig.read(r, r.has("listeners.ssl") ? tls(r) : null);
+        BridgesConfig bridges = BridgesConfig.read(r);
         r.rejectUnknownKeys();
         return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring, persistence, exchanges,
-                pluginsDir, streams, kafka);
+                pluginsDir, streams, kafka, bridges);
     }
 
     /** {@code persistence { enabled, dir, flush, flush_interval }}; a relative dir is relative to the working directory. */

@@ -36,6 +36,8 @@ public final class ConfigReader {
 
     private final Config config;
     private final Path baseDir;
+    /** What error paths start with: empty for the file, {@code a.b[2]} for an object of a list. */
+    private final String prefix;
     private final Set<String> known = new HashSet<>();
     private final Set<String> knownPrefixes = new HashSet<>();
 
@@ -45,8 +47,49 @@ public final class ConfigReader {
 
     /** A reader that resolves relative file names ({@link #file}) against {@code baseDir}, the configuration file's folder. */
     public ConfigReader(Config config, Path baseDir) {
+        this(config, baseDir, "");
+    }
+
+    private ConfigReader(Config config, Path baseDir, String prefix) {
         this.config = config;
         this.baseDir = baseDir;
+        this.prefix = prefix;
+    }
+
+    /** Where this reader's keys sit: empty for the file, {@code a.b[2]} for an object of a list. */
+    public String path() {
+        return prefix;
+    }
+
+    /** The full path of {@code path} as errors name it. */
+    public String pathOf(String path) {
+        return prefix.isEmpty() ? path : prefix + "." + path;
+    }
+
+    /**
+     * The objects of the list at {@code path} ({@code forwards = [ { ... }, { ... } ]}), each read by
+     * a reader of its own whose errors name {@code path[i].key}; call {@link #rejectUnknownKeys()} on
+     * each once it is read. Anything in the list that is not an object stops start-up.
+     */
+    public List<ConfigReader> objects(String path) {
+        known.add(path);
+        if (!config.hasPath(path)) {
+            return List.of();
+        }
+        if (config.getValue(path).valueType() != ConfigValueType.LIST) {
+            throw new ConfigError(pathOf(path), "must be a list of blocks such as [ { ... }, { ... } ]");
+        }
+        List<ConfigReader> readers = new ArrayList<>();
+        List<? extends ConfigValue> values = config.getList(path);
+        for (int i = 0; i < values.size(); i++) {
+            ConfigValue value = values.get(i);
+            String itemPath = pathOf(path) + "[" + i + "]";
+            if (value.valueType() != ConfigValueType.OBJECT) {
+                throw new ConfigError(itemPath, "must be a block { ... }, got " + value.render());
+            }
+            readers.add(new ConfigReader(((com.typesafe.config.ConfigObject) value).toConfig(), baseDir, itemPath));
+        }
+        return readers;
     }
 
     /** Whether the file sets {@code path} (a value or a block). */
@@ -71,7 +114,7 @@ public final class ConfigReader {
             return List.of();
         }
         if (config.getValue(path).valueType() != ConfigValueType.OBJECT) {
-            throw new ConfigError(path, "must be a block { ... }");
+            throw new ConfigError(pathOf(path), "must be a block { ... }");
         }
         return new ArrayList<>(new TreeSet<>(config.getObject(path).keySet()));
     }
@@ -102,7 +145,7 @@ public final class ConfigReader {
         }
         ConfigValue value = config.getValue(path);
         if (value.valueType() == ConfigValueType.OBJECT || value.valueType() == ConfigValueType.LIST) {
-            throw new ConfigError(path, "must be a single value, not " + value.valueType().name().toLowerCase(Locale.ROOT));
+            throw new ConfigError(pathOf(path), "must be a single value, not " + value.valueType().name().toLowerCase(Locale.ROOT));
         }
         return String.valueOf(value.unwrapped());
     }
@@ -111,7 +154,7 @@ public final class ConfigReader {
     public String requiredString(String path) {
         String value = string(path, null);
         if (value == null || value.isBlank()) {
-            throw new ConfigError(path, "is required");
+            throw new ConfigError(pathOf(path), "is required");
         }
         return value;
     }
@@ -124,7 +167,7 @@ public final class ConfigReader {
         try {
             return config.getBoolean(path);
         } catch (ConfigException.WrongType e) {
-            throw new ConfigError(path, "must be true or false, got " + render(path));
+            throw new ConfigError(pathOf(path), "must be true or false, got " + render(path));
         }
     }
 
@@ -137,9 +180,9 @@ public final class ConfigReader {
         try {
             value = config.getLong(path);
         } catch (ConfigException.WrongType e) {
-            throw new ConfigError(path, "must be a whole number, got " + render(path));
+            throw new ConfigError(pathOf(path), "must be a whole number, got " + render(path));
         }
-        return checkRange(path, value, min, max, "");
+        return checkRange(pathOf(path), value, min, max, "");
     }
 
     public double decimal(String path, double fallback, double min, double max) {
@@ -151,10 +194,10 @@ public final class ConfigReader {
         try {
             value = config.getDouble(path);
         } catch (ConfigException.WrongType e) {
-            throw new ConfigError(path, "must be a number, got " + render(path));
+            throw new ConfigError(pathOf(path), "must be a number, got " + render(path));
         }
         if (value < min || value > max) {
-            throw new ConfigError(path, "must be between " + min + " and " + max + ", got " + value);
+            throw new ConfigError(pathOf(path), "must be between " + min + " and " + max + ", got " + value);
         }
         return value;
     }
@@ -167,7 +210,7 @@ public final class ConfigReader {
         }
         Matcher m = SIZE.matcher(text.trim());
         if (!m.matches()) {
-            throw new ConfigError(path, "must be a size such as 512KB or 10MB, got '" + text + "'");
+            throw new ConfigError(pathOf(path), "must be a size such as 512KB or 10MB, got '" + text + "'");
         }
         long unit = switch (m.group(2).toUpperCase(Locale.ROOT)) {
             case "", "B" -> 1L;
@@ -175,24 +218,32 @@ public final class ConfigReader {
             case "M", "MB", "MIB" -> 1L << 20;
             case "G", "GB", "GIB" -> 1L << 30;
             case "T", "TB", "TIB" -> 1L << 40;
-            default -> throw new ConfigError(path, "unknown size unit '" + m.group(2) + "' (use B, KB, MB, GB or TB)");
+            default -> throw new ConfigError(pathOf(path), "unknown size unit '" + m.group(2) + "' (use B, KB, MB, GB or TB)");
         };
         long value = (long) (Double.parseDouble(m.group(1)) * unit);
-        return checkRange(path, value, min, max, " bytes");
+        return checkRange(pathOf(path), value, min, max, " bytes");
     }
 
     /** A duration in milliseconds, e.g. {@code 10s}; a bare number is seconds. */
     public long millis(String path, long fallback, long min, long max) {
+        return millis(path, fallback, min, max, "s");
+    }
+
+    /**
+     * A duration in milliseconds, e.g. {@code 10s}; a bare number is in {@code bareUnit} ({@code ms}
+     * for the keys NanoMQ documents in milliseconds, such as a bridge's {@code cancel_timeout}).
+     */
+    public long millis(String path, long fallback, long min, long max, String bareUnit) {
         String text = string(path, null);
         if (text == null) {
             return fallback;
         }
         Matcher m = DURATION.matcher(text.trim());
         if (!m.matches()) {
-            throw new ConfigError(path, "must be a duration such as 500ms, 10s, 5m, 2h or 7d, got '" + text + "'");
+            throw new ConfigError(pathOf(path), "must be a duration such as 500ms, 10s, 5m, 2h or 7d, got '" + text + "'");
         }
         double amount = Double.parseDouble(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
+        String unit = m.group(2) == null ? bareUnit : m.group(2);
         long factor = switch (unit) {
             case "ms" -> 1L;
             case "s" -> 1_000L;
@@ -200,7 +251,7 @@ public final class ConfigReader {
             case "h" -> 3_600_000L;
             default -> 86_400_000L;
         };
-        return checkRange(path, (long) (amount * factor), min, max, " ms");
+        return checkRange(pathOf(path), (long) (amount * factor), min, max, " ms");
     }
 
     /** A duration in whole seconds. */
@@ -217,7 +268,7 @@ public final class ConfigReader {
                 return choice;
             }
         }
-        throw new ConfigError(path, "must be one of " + String.join(", ", choices) + ", got '" + value + "'");
+        throw new ConfigError(pathOf(path), "must be one of " + String.join(", ", choices) + ", got '" + value + "'");
     }
 
     /** {@code "host:port"}; port 0 picks a free port. */
@@ -229,7 +280,7 @@ public final class ConfigReader {
     public InetSocketAddress parseHostPort(String path, String text) {
         int colon = text.lastIndexOf(':');
         if (colon <= 0) {
-            throw new ConfigError(path, "must be \"host:port\", got '" + text + "'");
+            throw new ConfigError(pathOf(path), "must be \"host:port\", got '" + text + "'");
         }
         String host = text.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -239,10 +290,10 @@ public final class ConfigReader {
         try {
             port = Integer.parseInt(text.substring(colon + 1));
         } catch (NumberFormatException e) {
-            throw new ConfigError(path, "port must be a number, got '" + text.substring(colon + 1) + "'");
+            throw new ConfigError(pathOf(path), "port must be a number, got '" + text.substring(colon + 1) + "'");
         }
         if (port < 0 || port > 65535) {
-            throw new ConfigError(path, "port must be between 0 and 65535, got " + port);
+            throw new ConfigError(pathOf(path), "port must be between 0 and 65535, got " + port);
         }
         return new InetSocketAddress(host, port);
     }
@@ -259,7 +310,7 @@ public final class ConfigReader {
         try {
             return Rate.parse(text, sizes);
         } catch (IllegalArgumentException e) {
-            throw new ConfigError(path, e.getMessage(), e);
+            throw new ConfigError(pathOf(path), e.getMessage(), e);
         }
     }
 
@@ -273,11 +324,11 @@ public final class ConfigReader {
             return null;
         }
         if (text.isBlank()) {
-            throw new ConfigError(path, "must name a file");
+            throw new ConfigError(pathOf(path), "must name a file");
         }
         Path file = baseDir.resolve(text).normalize();
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new ConfigError(path, "file '" + file + "' does not exist or cannot be read");
+            throw new ConfigError(pathOf(path), "file '" + file + "' does not exist or cannot be read");
         }
         return file;
     }
@@ -291,7 +342,7 @@ public final class ConfigReader {
         try {
             return config.getStringList(path);
         } catch (ConfigException.WrongType e) {
-            throw new ConfigError(path, "must be a list of strings such as [\"a\", \"b\"]");
+            throw new ConfigError(pathOf(path), "must be a list of strings such as [\"a\", \"b\"]");
         }
     }
 
@@ -317,7 +368,7 @@ public final class ConfigReader {
         if (!unknown.isEmpty()) {
             String first = unknown.first();
             int line = config.getValue(first).origin().lineNumber();
-            throw new ConfigError(first, "unknown key" + (line > 0 ? " (line " + line + ")" : "")
+            throw new ConfigError(pathOf(first), "unknown key" + (line > 0 ? " (line " + line + ")" : "")
                     + "; see the configuration reference in README.md");
         }
     }

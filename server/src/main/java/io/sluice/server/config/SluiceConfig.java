@@ -20,10 +20,12 @@ import java.util.List;
  * @param pluginsDir      {@code plugins.dir}: where stream plugin jars are loaded from
  * @param streams         {@code streams { }}: the streams and where they live
  * @param kafka           {@code listeners.kafka}: the Kafka listener, or null
+ * @param bridges         {@code bridges { }}: MQTT and Kafka bridges and their backlogs
  */
 public record SluiceConfig(List<ListenerConfig> listeners, MqttSettings mqtt, int ioThreads, String logLevel,
                            AuthConfig auth, MonitoringConfig monitoring, PersistenceSettings persistence,
-                           List<ExchangeConfig> exchanges, Path pluginsDir, StreamsConfig streams, KafkaConfig kafka) {
+                           List<ExchangeConfig> exchanges, Path pluginsDir, StreamsConfig streams, KafkaConfig kafka,
+                           BridgesConfig bridges) {
     public SluiceConfig {
         exchanges = List.copyOf(exchanges);
     }

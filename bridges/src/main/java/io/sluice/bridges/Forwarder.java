@@ -1,0 +1,22 @@
+package io.sluice.bridges;
+
+/**
+ * One forward rule of one bridge, as the server hands it to the broker as a tap: it takes every
+ * local message that matches {@link #filter()} and passes it to its bridge's backlog (or, for an
+ * unstored QoS 0 message, straight to the remote). Never blocks: it runs on the publisher's event loop.
+ */
+public interface Forwarder {
+
+    /** The local topic filter ({@code local_topic}). */
+    String filter();
+
+    /** The bridge the rule belongs to. */
+    String bridge();
+
+    /**
+     * Takes one message. {@code release} is the held acknowledgement of its QoS 1/2 publisher, or null;
+     * true means the forwarder took it over and runs it once the message is durable in the backlog,
+     * false that the caller releases it now (not stored, or refused and counted).
+     */
+    boolean forward(BridgeMessage message, Runnable release);
+}
