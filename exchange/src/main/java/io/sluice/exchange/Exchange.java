@@ -3,6 +3,8 @@ package io.sluice.exchange;
 import io.sluice.exchange.internal.CaptureView;
 import io.sluice.exchange.internal.Custody;
 import io.sluice.exchange.internal.ExchangeLog;
+import io.sluice.exchange.internal.FileEntry;
+import io.sluice.exchange.internal.PendingBatch;
 import io.sluice.exchange.internal.TopicCanon;
 import io.sluice.parquet.FooterKeys;
 import io.sluice.parquet.ParquetStore;
@@ -23,6 +25,8 @@ import io.sluice.stream.StreamPlugin;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.StorageCounter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -371,6 +376,37 @@ public final class Exchange implements AutoCloseable {
         long fileBytes = view.files().stream().mapToLong(f -> f.file().bytes()).sum();
         return new ExchangeStatus(name(), topic(), plugin.id(), plugin.name(), view.files().size(), fileBytes,
                 view.pending().size(), spilled, view.active() == null ? 0 : view.active().size(), ring.backlog(), all);
+    }
+
+    /** The key range held and the write-ahead log's size; any thread (it lists the log's folder). */
+    public CaptureExtent extent() {
+        CaptureView view = custody.view();
+        long oldest = Long.MAX_VALUE;
+        long newest = Long.MIN_VALUE;
+        for (FileEntry entry : view.files()) {
+            oldest = Math.min(oldest, entry.file().minTs());
+            newest = Math.max(newest, entry.file().maxTs());
+        }
+        for (PendingBatch batch : view.pending()) {
+            oldest = Math.min(oldest, batch.minTs());
+            newest = Math.max(newest, batch.maxTs());
+        }
+        boolean empty = oldest == Long.MAX_VALUE;
+        return new CaptureExtent(empty ? -1 : oldest, empty ? -1 : newest, log == null ? 0 : directoryBytes(log.directory()));
+    }
+
+    private static long directoryBytes(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> {
+                try {
+                    return Files.size(file);
+                } catch (IOException e) {
+                    return 0; // trimmed while listed
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0;
+        }
     }
 
     /**

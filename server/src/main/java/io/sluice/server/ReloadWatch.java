@@ -121,12 +121,23 @@ final class ReloadWatch implements AutoCloseable {
 
     /** Reloads every target now, on the timer thread; what SIGHUP does. */
     void reloadAllSoon() {
+        reloadAllSoon("SIGHUP");
+    }
+
+    /** Reloads every target now, on the timer thread; {@code trigger} says who asked, in logs. */
+    void reloadAllSoon(String trigger) {
         timer.execute(() -> {
             for (Target target : targets) {
                 target.seen = target.stamps();
-                reload(target, "SIGHUP");
+                reload(target, trigger);
             }
         });
+    }
+
+    /** What is reloaded: each target's name and files, e.g. {@code ACL file conf/acl.hocon}. */
+    List<String> targets() {
+        return targets.stream().map(t -> t.name + " " + String.join(", ", t.files.stream().map(Path::toString).toList()))
+                .toList();
     }
 
     private void poll() {

@@ -4,8 +4,11 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
 import io.sluice.server.metrics.BrokerCollector;
-import io.sluice.server.metrics.MetricsServer;
 import io.sluice.server.metrics.StreamMetrics;
+import io.sluice.server.http.BasicAuth;
+import io.sluice.server.http.HttpApi;
+import io.sluice.server.http.HttpServer;
+import io.sluice.server.config.HttpServerConfig;
 import io.sluice.broker.sys.SysTopics;
 import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.broker.persistence.BrokerState;
@@ -58,7 +61,8 @@ public final class SluiceServer implements AutoCloseable {
     private final Map<TlsSettings, TlsContext> tlsContexts = new HashMap<>();
     private final PrometheusRegistry metricsRegistry = new PrometheusRegistry();
     private SysTopics sysTopics;
-    private MetricsServer metricsServer;
+    private HttpApi httpApi;
+    private HttpServer httpServer;
     private volatile boolean stopping;
 
     private SluiceServer(Broker broker, Capture capture, Streaming streaming, Bridging bridging, BrokerState state,
@@ -109,7 +113,7 @@ public final class SluiceServer implements AutoCloseable {
             streaming.startKafka(config, access, broker, loops, tls(config.kafka().tls()));
         }
         reloads.start();
-        startMonitoring(config.monitoring());
+        startMonitoring(config, access);
     }
 
     /**
@@ -181,8 +185,9 @@ public final class SluiceServer implements AutoCloseable {
         });
     }
 
-    /** {@code $SYS} topics and, with {@code http_server}, {@code /metrics} and {@code /health}. */
-    private void startMonitoring(MonitoringConfig monitoring) {
+    /** {@code $SYS} topics and, with {@code http_server}, the HTTP server: metrics, health, the API and the dashboard. */
+    private void startMonitoring(SluiceConfig config, AccessControl access) {
+        MonitoringConfig monitoring = config.monitoring();
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
         metricsRegistry.register(new BrokerCollector(broker));
         capture.registerMetrics(sysTopics, metricsRegistry);
@@ -195,10 +200,32 @@ public final class SluiceServer implements AutoCloseable {
         sysTopics.start();
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
-            metricsServer = MetricsServer.start(new InetSocketAddress(monitoring.httpPort()), metricsRegistry,
-                    () -> !stopping);
-            LOG.info("http_server serving /metrics and /health on {}", metricsServer.localAddress());
+            startHttp(config, monitoring.http(), access);
         }
+    }
+
+    /** The HTTP server; without credentials it listens on the loopback address only, and says so. */
+    private void startHttp(SluiceConfig config, HttpServerConfig http, AccessControl access) {
+        BasicAuth auth = new BasicAuth(http.username(), http.password(), http.users(), access.authenticator());
+        BrokerPublisher publisher = new BrokerPublisher();
+        publisher.bind(broker);
+        httpApi = new HttpApi(new HttpApi.Parts(broker, version(), metricsRegistry, () -> !stopping, List.of(),
+                capture.exchanges(), bridging.bridges(), streaming.streams(), publisher, config,
+                () -> reloads.reloadAllSoon("HTTP API"), reloads::targets, auth, http.maxRecords()));
+        httpServer = HttpServer.start(http.bind(), httpApi.routes(), auth, http.authMetrics(), tls(http.tls()),
+                http.maxBody());
+        String scheme = http.tls() == null ? "http" : "https";
+        if (!http.hasCredentials()) {
+            LOG.warn("http_server: no credentials configured (http_server.username and password, or http_server.users),"
+                    + " so the API and dashboard listen on {} only{}", httpServer.localAddress(),
+                    http.loopbackOnly() ? ", not on http_server.ip_addr" : "");
+        }
+        LOG.info("http_server serving /metrics, /health, the API under /api/v4 and the dashboard at {}://{}/",
+                scheme, hostPort(httpServer.localAddress()));
+    }
+
+    private static String hostPort(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
     }
 
     /** The version in the jar's Maven metadata; "dev" when running from classes. */
@@ -221,12 +248,12 @@ public final class SluiceServer implements AutoCloseable {
         return metricsRegistry;
     }
 
-    /** Where {@code /metrics} and {@code /health} are served; throws if there is no {@code http_server}. */
+    /** Where the HTTP server listens; throws if there is no {@code http_server}. */
     public InetSocketAddress httpAddress() {
-        if (metricsServer == null) {
+        if (httpServer == null) {
             throw new IllegalStateException("no http_server is configured");
         }
-        return metricsServer.localAddress();
+        return httpServer.localAddress();
     }
 
     public Broker broker() {
@@ -273,8 +300,11 @@ public final class SluiceServer implements AutoCloseable {
         if (sysTopics != null) {
             sysTopics.close();
         }
-        if (metricsServer != null) {
-            metricsServer.close();
+        if (httpServer != null) {
+            httpServer.close();
+        }
+        if (httpApi != null) {
+            httpApi.close();
         }
         streaming.closeKafka(); // no more produce requests
         for (MqttListener listener : listeners) {

@@ -144,6 +144,10 @@ class ListenerAndAuthConfigTest {
         assertEquals("listeners.ws.bind", error("listeners.ws.bind = \"0.0.0.0/mqtt\"").path());
         assertEquals("system.sys_interval", error("system.sys_interval = 10ms").path());
         assertEquals("http_server.port", error("http_server.port = 70000").path());
-        assertEquals("http_server.username", error("http_server { port = 8081, username = admin }").path());
+        assertEquals("http_server.password", error("http_server { port = 8081, username = admin }").path());
+        assertEquals("http_server.users", error("http_server { users = [\"ops\"] }").path());
+        assertEquals("http_server.auth_type", error("http_server { auth_type = jwt }").path());
+        assertEquals("http_server.ssl", error("http_server { ssl = true }").path());
+        assertEquals("http_server.max_body", error("http_server { max_body = 10 }").path());
     }
 }

@@ -10,6 +10,7 @@ import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.session.Session;
+import io.sluice.broker.session.ClientInfo;
 import io.sluice.broker.session.SessionRegistry;
 import io.sluice.broker.session.Will;
 import io.sluice.net.auth.Authenticator;
@@ -69,7 +70,8 @@ final class ConnectHandler {
         c.accepted(new ConnectedClient(request.version(), identity, authMethod, attachment.session(),
                 authorisedWill(c, request.will(), identity), aliases(request, settings),
                 PublishThrottle.of(settings.messagesRate(), settings.bytesRate(), System.nanoTime()),
-                request.limits()));
+                request.limits()), new ClientInfo(identity.username(), String.valueOf(c.remoteAddress()),
+                request.version().protocolLevel(), keepAlive, request.cleanStart(), System.currentTimeMillis()));
         c.broker.connectedClients().incrementAndGet();
         c.broker.metrics().increment(BrokerCounter.CONNECTIONS_ACCEPTED);
 

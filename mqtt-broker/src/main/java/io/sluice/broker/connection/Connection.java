@@ -27,6 +27,7 @@ import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
 import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.session.ClientInfo;
 import io.sluice.broker.session.Outbox;
 import io.sluice.broker.session.SessionLink;
 import io.sluice.net.auth.AuthExchange;
@@ -76,6 +77,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     AuthExchange authExchange;
     /** The client as CONNACK accepted it; null before, then set once ({@link #accepted}). */
     private ConnectedClient client;
+    /** The same for status readers on other threads; null before CONNACK. */
+    private volatile ClientInfo info;
 
     private boolean closing;
     /** The client ended with a normal DISCONNECT, which discards its will (MQTT 5 §3.1.2.5). */
@@ -101,11 +104,12 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     /** CONNECT is accepted: the client state is set, once, just before CONNACK goes out. */
-    void accepted(ConnectedClient accepted) {
+    void accepted(ConnectedClient accepted, ClientInfo described) {
         if (client != null) {
             throw new IllegalStateException("client '" + client.clientId() + "' was accepted already");
         }
         client = accepted;
+        info = described;
         request = null;
     }
 
@@ -425,5 +429,18 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     public void takenOver() {
         ctx.channel().eventLoop().execute(() ->
                 disconnect(MqttReasonCodes.Disconnect.SESSION_TAKEN_OVER, "session taken over by a new connection"));
+    }
+
+    @Override
+    public void kick() {
+        ctx.channel().eventLoop().execute(() -> {
+            broker.metrics().increment(BrokerCounter.DISCONNECTS_KICKED);
+            disconnect(MqttReasonCodes.Disconnect.ADMINISTRATIVE_ACTION, "kicked by an operator");
+        });
+    }
+
+    @Override
+    public ClientInfo info() {
+        return info;
     }
 }

@@ -27,6 +27,7 @@ public enum BrokerCounter {
     SUBSCRIBE_REFUSED_INVALID("subscriptions refused for an invalid filter or too many topic levels"),
     SUBSCRIBE_REFUSED_QUOTA("subscriptions refused because the client holds max_subscriptions already"),
     DISCONNECTS_NOT_AUTHORIZED("connections closed for a denied PUBLISH (deny_action = disconnect) or a failed re-authentication"),
+    DISCONNECTS_KICKED("connections closed by an operator (the HTTP API's kick)"),
     FILE_RELOADS("password, ACL or certificate files reloaded"),
     FILE_RELOADS_FAILED("reloads that failed and kept the previous contents"),
     WILLS_PUBLISHED("will messages published"),

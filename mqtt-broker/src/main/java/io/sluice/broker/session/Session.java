@@ -73,6 +73,11 @@ public final class Session implements Subscriber {
         return link != null;
     }
 
+    /** The connection attached now, or null while offline; for status readers and kicks. */
+    public SessionLink link() {
+        return link;
+    }
+
     @Override
     public boolean isPersistent() {
         return expiryIntervalSeconds > 0;

@@ -13,4 +13,10 @@ public interface SessionLink {
 
     /** Closes the connection because its session was taken over by another connection. */
     void takenOver();
+
+    /** Closes the connection on an operator's request (MQTT 5 clients get DISCONNECT 0x98); any thread. */
+    void kick();
+
+    /** Who is connected and how, for status readers; null until the connection is accepted. */
+    ClientInfo info();
 }

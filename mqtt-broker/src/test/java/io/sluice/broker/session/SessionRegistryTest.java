@@ -24,6 +24,15 @@ class SessionRegistryTest {
         @Override
         public void takenOver() {
         }
+
+        @Override
+        public void kick() {
+        }
+
+        @Override
+        public ClientInfo info() {
+            return null;
+        }
     };
 
     @Test

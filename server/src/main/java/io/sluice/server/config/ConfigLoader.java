@@ -57,7 +57,7 @@ public final class ConfigLoader {
         String logLevel = r.choice("log.level", "info", "trace", "debug", "info", "warn", "error");
         r.tolerate("log.to", "log.dir", "log.file", "log.rotation.size", "log.rotation.count");
         AuthConfig auth = auth(r);
-        MonitoringConfig monitoring = monitoring(r);
+        MonitoringConfig monitoring = monitoring(r, auth);
         PersistenceSettings persistence = persistence(r);
         List<ExchangeConfig> exchanges = ExchangeConfig.read(r);
         Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
@@ -156,14 +156,14 @@ public final class ConfigLoader {
                 r.file("auth.acl_file"));
     }
 
-    private static MonitoringConfig monitoring(ConfigReader r) {
+    private static MonitoringConfig monitoring(ConfigReader r, AuthConfig auth) {
         MonitoringConfig d = MonitoringConfig.DEFAULTS;
         long sysInterval = r.millis("system.sys_interval", d.sysIntervalMillis(), 0, 86_400_000L);
         if (sysInterval > 0 && sysInterval < 100) {
             throw new ConfigError("system.sys_interval", "must be 0 (off) or at least 100ms, got " + sysInterval + " ms");
         }
-        int httpPort = r.has("http_server") ? (int) r.integer("http_server.port", 8081, 0, 65535) : -1;
-        return new MonitoringConfig(sysInterval, httpPort);
+        HttpServerConfig http = HttpServerConfig.read(r, auth.passwordFile(), r.has("listeners.ssl") ? tls(r) : null);
+        return new MonitoringConfig(sysInterval, http);
     }
 
     private static MqttSettings mqtt(ConfigReader r) {

@@ -1,0 +1,144 @@
+package io.sluice.server.http;
+
+import io.sluice.net.auth.PasswordFile;
+import io.sluice.net.auth.ScramCredential;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Who may use the API, and what bad input gets: real HTTP against a whole server. */
+class HttpSecurityTest {
+    @TempDir
+    Path dir;
+    private ApiServer api;
+
+    @AfterEach
+    void stop() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    @Test
+    void nanoMqCredentialsAreRequiredAndRefusalsSayWhy() throws Exception {
+        api = new ApiServer(dir, """
+                http_server { port = 0, username = admin, password = "s3cret-pw", auth_type = basic }
+                """);
+        ApiServer.Answer none = api.get("/api/v4/brokers");
+        assertEquals(401, none.status());
+        assertEquals(104, none.code());
+        assertTrue(none.headers().firstValue("www-authenticate").orElse("").startsWith("Basic"), none.headers().map().toString());
+
+        ApiServer.Answer wrong = api.as("admin", "guess").get("/api/v4/brokers");
+        assertEquals(401, wrong.status());
+        assertEquals(103, wrong.code());
+        ApiServer.Answer wrongUser = api.as("root", "s3cret-pw").get("/api/v4/brokers");
+        assertEquals(401, wrongUser.status());
+
+        assertEquals(200, api.as("admin", "s3cret-pw").get("/api/v4/brokers").status());
+        assertTrue((Long) api.get("/api/v4/metrics").dataMap().get("http.auth_failures") >= 2);
+
+        api.as(null, null);
+        assertEquals(200, api.get("/metrics").status(), "Prometheus scrapes without credentials by default");
+        assertEquals(200, api.get("/health").status());
+        assertEquals(200, api.get("/").status(), "the dashboard's files hold no data");
+    }
+
+    @Test
+    void metricsAskForCredentialsWhenAuthMetricsIsSet() throws Exception {
+        api = new ApiServer(dir, """
+                http_server { port = 0, username = admin, password = pw, auth_metrics = true }
+                """);
+        assertEquals(401, api.get("/metrics").status());
+        assertEquals(401, api.get("/health").status());
+        assertEquals(200, api.as("admin", "pw").get("/metrics").status());
+    }
+
+    @Test
+    void passwordFileUsersNamedInUsersMayUseTheApiAndNoOneElse() throws Exception {
+        Path passwd = dir.resolve("passwd");
+        PasswordFile.write(passwd, Map.of(
+                "ops", ScramCredential.create("ops-pw".toCharArray(), 4096),
+                "device", ScramCredential.create("device-pw".toCharArray(), 4096)));
+        api = new ApiServer(dir, """
+                auth { allow_anonymous = true, password_file = "passwd" }
+                http_server { port = 0, users = ["ops"] }
+                """);
+        assertEquals(200, api.as("ops", "ops-pw").get("/api/v4/clients").status());
+        assertEquals(401, api.as("ops", "wrong").get("/api/v4/clients").status());
+        assertEquals(401, api.as("device", "device-pw").get("/api/v4/clients").status(),
+                "a broker user not named in http_server.users");
+    }
+
+    @Test
+    void withoutCredentialsTheServerListensOnLoopbackOnly() throws Exception {
+        api = new ApiServer(dir, """
+                http_server { port = 0, ip_addr = "0.0.0.0" }
+                """);
+        assertTrue(InetAddress.getByName(api.server().httpAddress().getHostString()).isLoopbackAddress(),
+                api.server().httpAddress().toString());
+        assertEquals(200, api.get("/api/v4/brokers").status());
+    }
+
+    @Test
+    void configurationIsShownWithSecretsMasked() throws Exception {
+        api = new ApiServer(dir, "bridges.mqtt.cache.mounted_file_path = \"" + dir.resolve("bridges") + "\"\n" + """
+                http_server { port = 0, username = admin, password = "hunter2-secret" }
+                bridges.mqtt.cloud {
+                  server = "mqtt-tcp://127.0.0.1:1"
+                  username = "edge"
+                  password = "bridge-pw-secret"
+                  forwards = [ { local_topic = "up/#", remote_topic = "" } ]
+                }
+                """);
+        ApiServer.Answer config = api.as("admin", "hunter2-secret").get("/api/v4/configuration");
+        assertEquals(200, config.status(), config.body());
+        assertFalse(config.body().contains("hunter2-secret"), config.body());
+        assertFalse(config.body().contains("bridge-pw-secret"), config.body());
+        assertTrue(config.body().contains(ConfigView.MASK), config.body());
+        assertTrue(config.body().contains("\"edge\""), "non-secret values are shown");
+    }
+
+    @Test
+    void badInputGets400WithAMessageAndIsNeverEchoedAsMarkup() throws Exception {
+        api = new ApiServer(dir, """
+                http_server { port = 0, max_body = 2KB }
+                """);
+        ApiServer.Answer page = api.get("/api/v4/clients?page=%3Cscript%3Ealert(1)%3C/script%3E");
+        assertEquals(400, page.status());
+        assertEquals(108, page.code());
+        assertTrue(((String) page.json().get("message")).contains("'page'"), page.body());
+        assertFalse(page.body().contains("<script>"), page.body());
+        assertTrue(page.headers().firstValue("content-type").orElse("").startsWith("application/json"));
+
+        ApiServer.Answer notJson = api.post("/api/v4/mqtt/publish", "{\"topic\": ");
+        assertEquals(400, notJson.status());
+        assertEquals(109, notJson.code());
+
+        ApiServer.Answer wildcard = api.post("/api/v4/mqtt/publish", "{\"topic\": \"a/#\", \"payload\": \"x\"}");
+        assertEquals(400, wildcard.status());
+        assertTrue(((String) wildcard.json().get("message")).contains("wildcards"), wildcard.body());
+
+        ApiServer.Answer missing = api.post("/api/v4/mqtt/publish", "{\"payload\": \"x\"}");
+        assertEquals(400, missing.status());
+        assertEquals(107, missing.code());
+
+        ApiServer.Answer oversized = api.post("/api/v4/mqtt/publish",
+                "{\"topic\": \"a\", \"payload\": \"" + "x".repeat(4096) + "\"}");
+        assertEquals(400, oversized.status());
+        assertTrue(oversized.body().contains("max_body"), oversized.body());
+
+        ApiServer.Answer unknown = api.get("/api/v4/no-such-thing");
+        assertEquals(404, unknown.status());
+        assertEquals(102, unknown.code());
+        assertEquals(405, api.delete("/api/v4/brokers").status());
+    }
+}
