@@ -89,10 +89,4 @@ public record HttpServerConfig(InetSocketAddress bind, String username, String p
     public boolean hasCredentials() {
         return username != null || !users.isEmpty();
     }
-
-    /** Everything open on {@code port} of the loopback address; for tests. */
-    public static HttpServerConfig open(int port) {
-        return new HttpServerConfig(new InetSocketAddress("127.0.0.1", port), null, null, List.of(), false,
-                1 << 20, 100_000, null, false);
-    }
 }

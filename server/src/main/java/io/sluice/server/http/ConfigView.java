@@ -79,9 +79,12 @@ public final class ConfigView {
         return value == null ? null : MASK;
     }
 
-    /** Names of secrets; {@code keyfile} and {@code key} (a Kafka key source) are paths or choices, not secrets. */
+    /** Names of secrets; {@code key} (a Kafka key source) is a choice, not a secret. */
     static boolean isSecret(String name) {
         String n = name.toLowerCase(Locale.ROOT);
+        if (n.endsWith("file") || n.endsWith("_dir")) {
+            return false; // where a secret lives (password_file, keyfile), not the secret
+        }
         return n.contains("password") || n.contains("secret") || n.contains("token") || n.contains("credential")
                 || n.contains("salt") || n.equals("stored_key") || n.equals("server_key");
     }

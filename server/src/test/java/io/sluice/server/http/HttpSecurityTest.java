@@ -1,5 +1,6 @@
 package io.sluice.server.http;
 
+import io.sluice.broker.testing.Pki;
 import io.sluice.net.auth.PasswordFile;
 import io.sluice.net.auth.ScramCredential;
 import org.junit.jupiter.api.AfterEach;
@@ -7,7 +8,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,6 +82,24 @@ class HttpSecurityTest {
         assertEquals(401, api.as("ops", "wrong").get("/api/v4/clients").status());
         assertEquals(401, api.as("device", "device-pw").get("/api/v4/clients").status(),
                 "a broker user not named in http_server.users");
+    }
+
+    @Test
+    void httpsUsesThePemFilesOfTheTlsListener() throws Exception {
+        Pki pki = Pki.create(dir, "Ops CA");
+        pki.server("broker");
+        api = new ApiServer(dir, """
+                listeners.ssl { bind = "127.0.0.1:0", keyfile = "broker-key.pem", certfile = "broker-cert.pem" }
+                http_server { port = 0, username = admin, password = pw, ssl = true }
+                """);
+        HttpClient https = HttpClient.newBuilder().sslContext(pki.clientContext(null))
+                .version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> answer = https.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                        + api.server().httpAddress().getPort() + "/api/v4/brokers"))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("admin:pw".getBytes()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().startsWith("{\"code\":0"), answer.body());
     }
 
     @Test
