@@ -2,21 +2,25 @@
 import { api } from './api.js';
 import { $, el, rows } from './dom.js';
 
+// Which branches the user opened or closed, by path, kept across refreshes. $SYS starts closed.
+const toggled = new Map();
+
 function tree(nodes) {
   return nodes.map(n => {
-    const label = el('span', {}, n.topic === '' ? '(empty level)' : n.topic);
-    const notes = [];
+    const label = [el('span', {}, n.topic === '' ? '(empty level)' : n.topic)];
     if (n.subscribers) {
-      notes.push(el('span', { class: 'subs' }, ' ' + n.subscribers + ' subscription(s)'));
+      label.push(el('span', { class: 'subs' }, ' ' + n.subscribers + ' subscription(s)'));
     }
     if (n.retained) {
-      notes.push(el('span', { class: 'retained' }, ' retained (' + n.retained_bytes + ' bytes)'));
+      label.push(el('span', { class: 'retained' }, ' retained (' + n.retained_bytes + ' bytes)'));
     }
-    const item = el('li', { 'data-path': n.path }, label, ...notes);
-    if (n.children.length) {
-      item.append(el('ul', {}, ...tree(n.children)));
+    if (!n.children.length) {
+      return el('li', { 'data-path': n.path }, ...label);
     }
-    return item;
+    const branch = el('details', {}, el('summary', {}, ...label), el('ul', {}, ...tree(n.children)));
+    branch.open = toggled.has(n.path) ? toggled.get(n.path) : !n.path.startsWith('$');
+    branch.addEventListener('toggle', () => toggled.set(n.path, branch.open));
+    return el('li', { 'data-path': n.path }, branch);
   });
 }
 

@@ -6,7 +6,9 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 import io.sluice.testing.Eventually;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,24 +52,19 @@ class DashboardBrowserTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    /** One browser for all tests: starting Chromium is the slow part. Each test's server has its own origin, so its own log-in. */
+    private static WebDriver browser;
+    private static WebDriverWait wait;
+
     @TempDir
     Path dir;
     private ApiServer api;
-    private WebDriver browser;
-    private WebDriverWait wait;
 
-    @BeforeEach
-    void start() throws Exception {
+    @BeforeAll
+    static void startBrowser() {
         assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "the dashboard tests need Debian's chromium and chromium-driver (" + CHROMIUM + ", " + CHROMEDRIVER
                         + "); .ci/run installs them");
-        api = new ApiServer(dir, """
-                http_server { port = 0, username = admin, password = "dash-pw" }
-                exchange_client.mq1 {
-                  exchange_url = "tcp://127.0.0.1:*"
-                  exchange { name = "telemetry", topic = "fleet/#", streamType = 0, flush_interval = 100ms }
-                }
-                """);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -79,11 +76,26 @@ class DashboardBrowserTest {
         wait = new WebDriverWait(browser, WAIT);
     }
 
-    @AfterEach
-    void stop() {
+    @AfterAll
+    static void stopBrowser() {
         if (browser != null) {
             browser.quit();
         }
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        api = new ApiServer(dir, """
+                http_server { port = 0, username = admin, password = "dash-pw" }
+                exchange_client.mq1 {
+                  exchange_url = "tcp://127.0.0.1:*"
+                  exchange { name = "telemetry", topic = "fleet/#", streamType = 0, flush_interval = 100ms }
+                }
+                """);
+    }
+
+    @AfterEach
+    void stop() {
         if (api != null) {
             api.close();
         }
