@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * The clients: {@code GET /api/v4/clients} (paged; {@code like_clientid}, {@code like_username} and
  * {@code like_ip_address} keep those whose field contains the text, case-insensitively),
- * {@code GET /api/v4/clients/{clientid}} and {@code DELETE /api/v4/clients/{clientid}}, the kick:
+ * {@code GET /api/v4/clients/{clientid}}, {@code GET /api/v4/clients/username/{username}} (NanoMQ's: the
+ * clients of that user) and {@code DELETE /api/v4/clients/{clientid}}, the kick:
  * the connection is closed, MQTT 5 clients first get DISCONNECT 0x98 (administrative action).
  * Sessions kept for offline clients are listed too, with {@code conn_state = disconnected}.
  */
@@ -50,6 +51,21 @@ public final class ClientEndpoints {
     /** {@code GET /api/v4/clients/{clientid}}: a list of one, as NanoMQ answers. */
     public Reply get(ApiRequest request) throws ApiException {
         return Reply.data(List.of(view(session(request))));
+    }
+
+    /** {@code GET /api/v4/clients/username/{username}}: the connected clients of that user, by client id. */
+    public Reply ofUser(ApiRequest request) {
+        String username = request.pathParam("username");
+        List<Session> found = new ArrayList<>();
+        for (Session session : broker.sessions().sessions()) {
+            SessionLink link = session.link();
+            ClientInfo info = link == null ? null : link.info();
+            if (info != null && username.equals(info.username())) {
+                found.add(session);
+            }
+        }
+        found.sort(Comparator.comparing(Session::clientId));
+        return Reply.data(found.stream().map(ClientEndpoints::view).toList());
     }
 
     /** {@code DELETE /api/v4/clients/{clientid}}: kicks a connected client. */

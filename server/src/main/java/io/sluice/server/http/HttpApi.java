@@ -78,6 +78,7 @@ public final class HttpApi implements AutoCloseable {
                 .get("/api/v4/metrics/history", broker::history)
                 .get("/api/v4/clients", clients::list)
                 .get("/api/v4/clients/{clientid}", clients::get)
+                .get("/api/v4/clients/username/{username}", clients::ofUser)
                 .delete("/api/v4/clients/{clientid}", clients::kick)
                 .get("/api/v4/subscriptions", subscriptions::list)
                 .get("/api/v4/subscriptions/{clientid}", subscriptions::ofClient)

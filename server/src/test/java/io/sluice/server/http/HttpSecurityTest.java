@@ -1,5 +1,7 @@
 package io.sluice.server.http;
 
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.sluice.broker.testing.Pki;
 import io.sluice.net.auth.PasswordFile;
 import io.sluice.net.auth.ScramCredential;
@@ -14,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,6 +82,13 @@ class HttpSecurityTest {
                 http_server { port = 0, users = ["ops"] }
                 """);
         assertEquals(200, api.as("ops", "ops-pw").get("/api/v4/clients").status());
+        Mqtt5BlockingClient device = MqttClient.builder().useMqttVersion5().identifier("press-1")
+                .serverHost("127.0.0.1").serverPort(api.server().address("tcp").getPort())
+                .simpleAuth().username("device").password("device-pw".getBytes()).applySimpleAuth().buildBlocking();
+        device.connect();
+        assertEquals("press-1", api.get("/api/v4/clients/username/device").dataList().get(0).get("client_id"));
+        assertEquals(List.of(), api.get("/api/v4/clients/username/ops").dataList());
+        device.disconnect();
         assertEquals(401, api.as("ops", "wrong").get("/api/v4/clients").status());
         assertEquals(401, api.as("device", "device-pw").get("/api/v4/clients").status(),
                 "a broker user not named in http_server.users");
