@@ -60,14 +60,7 @@ public record HttpServerConfig(InetSocketAddress bind, String username, String p
         boolean authMetrics = r.bool(PATH + ".auth_metrics", false);
         int maxBody = (int) r.bytes(PATH + ".max_body", 1 << 20, 1024, 256L << 20);
         int maxRecords = (int) r.integer(PATH + ".max_records", 100_000, 1, 10_000_000);
-        TlsSettings tls = null;
-        if (r.bool(PATH + ".ssl", false)) {
-            if (sslListener == null) {
-                throw new ConfigError(PATH + ".ssl", "takes its keyfile and certfile from listeners.ssl, which is not"
-                        + " configured");
-            }
-            tls = sslListener;
-        }
+        TlsSettings tls = SharedTls.ifEnabled(r, PATH + ".ssl", sslListener);
         r.tolerate(PATH + ".limit_conn", PATH + ".jwt.public.keyfile");
         boolean credentials = username != null || !users.isEmpty();
         boolean narrowed = !credentials && !isLoopback(ip);

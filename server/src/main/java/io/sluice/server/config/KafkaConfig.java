@@ -54,14 +54,7 @@ public record KafkaConfig(InetSocketAddress bind, String advertisedHost, int adv
                 throw new ConfigError(PATH + ".advertised", "must name a host, got '" + advertised + "'");
             }
         }
-        TlsSettings tls = null;
-        if (r.bool(PATH + ".ssl", false)) {
-            if (sslListener == null) {
-                throw new ConfigError(PATH + ".ssl", "takes its keyfile and certfile from listeners.ssl, which is not"
-                        + " configured");
-            }
-            tls = sslListener;
-        }
+        TlsSettings tls = SharedTls.ifEnabled(r, PATH + ".ssl", sslListener);
         int maxRequestSize = (int) r.bytes(PATH + ".max_request_size", DEFAULT_MAX_REQUEST_SIZE, MIN_MAX_REQUEST_SIZE,
                 Integer.MAX_VALUE - 8);
         int maxConnections = (int) r.integer(PATH + ".max_connections", 0, 0, Integer.MAX_VALUE);

@@ -2,8 +2,11 @@ package io.sluice.server.http;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.config.ConfigLoader;
+import io.sluice.testing.Eventually;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -17,6 +20,10 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 /** A whole Sluice server started from a configuration for tests, and an HTTP client for its API. */
 final class ApiServer implements AutoCloseable {
@@ -105,6 +112,36 @@ final class ApiServer implements AutoCloseable {
         Mqtt5BlockingClient client = mqttUnconnected(clientId);
         client.connect();
         return client;
+    }
+
+    /** A connected MQTT 5 client that records why it was disconnected, for {@link KickedClient#awaitKicked()}. */
+    KickedClient mqttToKick(String clientId) {
+        KickedClient kicked = new KickedClient();
+        Mqtt5BlockingClient client = MqttClient.builder().useMqttVersion5().identifier(clientId).serverHost("127.0.0.1")
+                .serverPort(server.address("tcp").getPort())
+                .addDisconnectedListener(context -> kicked.cause.compareAndSet(null, context.getCause()))
+                .buildBlocking();
+        client.connect();
+        kicked.client = client;
+        return kicked;
+    }
+
+    /** A client expected to be kicked, and what its disconnection said. */
+    static final class KickedClient {
+        private final AtomicReference<Throwable> cause = new AtomicReference<>();
+        private Mqtt5BlockingClient client;
+
+        Mqtt5BlockingClient client() {
+            return client;
+        }
+
+        /** Waits for the disconnection and checks that the server sent DISCONNECT 0x98 (administrative action). */
+        void awaitKicked() {
+            Eventually.await(() -> cause.get() != null, "the kicked client " + client.getConfig().getClientIdentifier()
+                    .map(Object::toString).orElse("?") + " is disconnected");
+            Mqtt5DisconnectException disconnect = assertInstanceOf(Mqtt5DisconnectException.class, cause.get());
+            assertEquals(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION, disconnect.getMqttMessage().getReasonCode());
+        }
     }
 
     /** An MQTT 5 client, not connected yet. */

@@ -1,17 +1,11 @@
 package io.sluice.server.http;
 
-import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
-import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -33,11 +27,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -47,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code target/dashboard-screenshots/}; with {@code -Dsluice.docs.images=<folder>} the pictures are
  * also copied there (how {@code docs/images/dashboard-*.png} are made).
  */
-class DashboardBrowserTest {
+class DashboardBrowserTest extends ApiServerTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -56,9 +48,6 @@ class DashboardBrowserTest {
     private static WebDriver browser;
     private static WebDriverWait wait;
 
-    @TempDir
-    Path dir;
-    private ApiServer api;
 
     @BeforeAll
     static void startBrowser() {
@@ -85,20 +74,17 @@ class DashboardBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = new ApiServer(dir, """
+        api = new ApiServer(dir, "bridges.mqtt.cache.mounted_file_path = \"" + dir.resolve("bridges") + "\"\n" + """
                 http_server { port = 0, username = admin, password = "dash-pw" }
+                bridges.mqtt.cloud {
+                  server = "mqtt-tcp://127.0.0.1:1"
+                  forwards = [ { local_topic = "fleet/#", remote_topic = "" } ]
+                }
                 exchange_client.mq1 {
                   exchange_url = "tcp://127.0.0.1:*"
                   exchange { name = "telemetry", topic = "fleet/#", streamType = 0, flush_interval = 100ms }
                 }
                 """);
-    }
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
     }
 
     private void logIn() throws Exception {
@@ -173,13 +159,8 @@ class DashboardBrowserTest {
 
     @Test
     void aClientFoundBySearchIsKickedWithDisconnect98() throws Exception {
-        AtomicReference<Throwable> cause = new AtomicReference<>();
-        Mqtt5BlockingClient victim = MqttClient.builder().useMqttVersion5().identifier("press-7")
-                .serverHost("127.0.0.1").serverPort(api.server().address("tcp").getPort())
-                .addDisconnectedListener(context -> cause.compareAndSet(null, context.getCause()))
-                .buildBlocking();
-        victim.connect();
-        victim.subscribeWith().topicFilter("plant/+/cmd").qos(MqttQos.AT_LEAST_ONCE).send();
+        ApiServer.KickedClient victim = api.mqttToKick("press-7");
+        victim.client().subscribeWith().topicFilter("plant/+/cmd").qos(MqttQos.AT_LEAST_ONCE).send();
         api.mqtt("other").publishWith().topic("plant/press-7/state").payload("idle".getBytes()).retain(true)
                 .qos(MqttQos.AT_LEAST_ONCE).send();
         logIn();
@@ -202,9 +183,7 @@ class DashboardBrowserTest {
                 });
         wait.until(ExpectedConditions.alertIsPresent()).accept();
 
-        Eventually.await(() -> cause.get() != null, "the kicked client is disconnected");
-        Mqtt5DisconnectException disconnect = assertInstanceOf(Mqtt5DisconnectException.class, cause.get());
-        assertEquals(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION, disconnect.getMqttMessage().getReasonCode());
+        victim.awaitKicked();
     }
 
     @Test
@@ -233,6 +212,9 @@ class DashboardBrowserTest {
         screenshot("explorer");
 
         open("bridges");
+        By cloud = By.cssSelector("tr[data-bridge='cloud'] td:nth-child(5)");
+        wait.ignoring(StaleElementReferenceException.class)
+                .until(d -> "60".equals(d.findElement(cloud).getText()));
         screenshot("bridges");
     }
 }

@@ -4,33 +4,22 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.sluice.parquet.DuckDb;
 import io.sluice.testing.Eventually;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Sluice's own endpoints: exchange status and the range read of captured records as JSON, CSV and Parquet. */
-class ExchangeApiTest {
+class ExchangeApiTest extends ApiServerTest {
     private static final int COUNT = 40;
 
-    @TempDir
-    Path dir;
-    private ApiServer api;
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
-    }
 
     private void startAndCapture() throws Exception {
         api = new ApiServer(dir, """
@@ -73,7 +62,7 @@ class ExchangeApiTest {
                 "oldest_ts", "newest_ts")) {
             assertTrue(status.containsKey(key), key + " in " + status);
         }
-        assertTrue(((Map<?, ?>) status.get("rates")).containsKey("captured"));
+        assertEquals(Set.of("captured", "refused", "dropped"), ((Map<?, ?>) status.get("rates")).keySet());
         assertTrue((Long) status.get("wal_bytes") > 0, "the default durability keeps a write-ahead log");
         Eventually.await(() -> {
             try {

@@ -5,15 +5,18 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.sluice.broker.testing.Pki;
 import io.sluice.net.auth.PasswordFile;
 import io.sluice.net.auth.ScramCredential;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
@@ -24,17 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Who may use the API, and what bad input gets: real HTTP against a whole server. */
-class HttpSecurityTest {
-    @TempDir
-    Path dir;
-    private ApiServer api;
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
-    }
+class HttpSecurityTest extends ApiServerTest {
 
     @Test
     void nanoMqCredentialsAreRequiredAndRefusalsSayWhy() throws Exception {
@@ -114,12 +107,39 @@ class HttpSecurityTest {
 
     @Test
     void withoutCredentialsTheServerListensOnLoopbackOnly() throws Exception {
-        api = new ApiServer(dir, """
-                http_server { port = 0, ip_addr = "0.0.0.0" }
-                """);
+        // slf4j-simple writes to whatever System.err is when it logs.
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(tee(err, log), true, StandardCharsets.UTF_8));
+        try {
+            api = new ApiServer(dir, """
+                    http_server { port = 0, ip_addr = "0.0.0.0" }
+                    """);
+        } finally {
+            System.setErr(err);
+        }
+        String said = log.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("no credentials configured") && said.contains("not on http_server.ip_addr"), said);
         assertTrue(InetAddress.getByName(api.server().httpAddress().getHostString()).isLoopbackAddress(),
                 api.server().httpAddress().toString());
         assertEquals(200, api.get("/api/v4/brokers").status());
+    }
+
+    /** Writes to both: the log still reaches the console while the test reads it. */
+    private static OutputStream tee(OutputStream first, OutputStream second) {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                first.write(b);
+                second.write(b);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                first.write(bytes, offset, length);
+                second.write(bytes, offset, length);
+            }
+        };
     }
 
     @Test

@@ -1,16 +1,14 @@
 package io.sluice.server.http;
 
-import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
-import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.sluice.broker.testing.Clients;
+import io.sluice.net.auth.PasswordFile;
+import io.sluice.net.auth.ScramCredential;
 import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,19 +16,14 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** NanoMQ's HTTP API v4 over real HTTP, against a whole server with real MQTT clients. */
-class NanoMqApiTest {
-    @TempDir
-    Path dir;
-    private ApiServer api;
+class NanoMqApiTest extends ApiServerTest {
     private final List<Mqtt5BlockingClient> clients = new ArrayList<>();
 
     @AfterEach
@@ -39,9 +32,6 @@ class NanoMqApiTest {
             if (client.getState().isConnected()) {
                 client.disconnect();
             }
-        }
-        if (api != null) {
-            api.close();
         }
     }
 
@@ -105,19 +95,12 @@ class NanoMqApiTest {
     @Test
     void kickSendsMqtt5DisconnectWithAdministrativeAction() throws Exception {
         start();
-        AtomicReference<Throwable> cause = new AtomicReference<>();
-        Mqtt5BlockingClient victim = MqttClient.builder().useMqttVersion5().identifier("victim")
-                .serverHost("127.0.0.1").serverPort(api.server().address("tcp").getPort())
-                .addDisconnectedListener(context -> cause.compareAndSet(null, context.getCause()))
-                .buildBlocking();
-        victim.connect();
+        ApiServer.KickedClient victim = api.mqttToKick("victim");
 
         ApiServer.Answer kicked = api.delete("/api/v4/clients/victim");
         assertEquals(200, kicked.status(), kicked.body());
         assertEquals(0, kicked.code());
-        Eventually.await(() -> cause.get() != null, "the kicked client is disconnected");
-        Mqtt5DisconnectException disconnect = assertInstanceOf(Mqtt5DisconnectException.class, cause.get());
-        assertEquals(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION, disconnect.getMqttMessage().getReasonCode());
+        victim.awaitKicked();
 
         Eventually.await(() -> {
             try {
@@ -164,6 +147,21 @@ class NanoMqApiTest {
     }
 
     @Test
+    void aRetainedQos2PublishReachesALaterSubscriberAsRetained() throws Exception {
+        start();
+        ApiServer.Answer sent = api.post("/api/v4/mqtt/publish",
+                "{\"topic\": \"cfg/setpoint\", \"payload\": \"21.5\", \"qos\": 2, \"retain\": true}");
+        assertEquals(200, sent.status(), sent.body());
+        Mqtt5BlockingClient late = mqtt("late");
+        Clients.Inbox<Mqtt5Publish> inbox = Clients.inbox(late);
+        late.subscribeWith().topicFilter("cfg/#").qos(MqttQos.EXACTLY_ONCE).send();
+        Mqtt5Publish retained = inbox.next();
+        assertTrue(retained.isRetain(), retained.toString());
+        assertEquals(MqttQos.EXACTLY_ONCE, retained.getQos());
+        assertEquals("21.5", new String(retained.getPayloadAsBytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void publishBatchAnswersEachMessageAndABadOneFailsAlone() throws Exception {
         start();
         Mqtt5BlockingClient subscriber = mqtt("batch-listener");
@@ -187,10 +185,14 @@ class NanoMqApiTest {
         mqtt("retainer").publishWith().topic("plant/boiler/state").payload("on".getBytes()).retain(true)
                 .qos(MqttQos.AT_LEAST_ONCE).send();
 
-        List<Map<String, Object>> subscriptions = api.get("/api/v4/subscriptions").dataList();
+        List<Map<String, Object>> subscriptions = api.get("/api/v4/subscriptions?clientid=watcher").dataList();
         assertEquals(1, subscriptions.size());
         assertEquals("plant/+/temp", subscriptions.get(0).get("topic"));
         assertEquals(1L, subscriptions.get(0).get("qos"));
+        mqtt("second").subscribeWith().topicFilter("plant/#").send();
+        ApiServer.Answer page = api.get("/api/v4/subscriptions?page=1&limit=1");
+        assertEquals(1, page.dataList().size());
+        assertEquals(Map.of("page", 1L, "limit", 1L, "count", 2L, "hasnext", true), page.json().get("meta"));
         assertEquals("watcher", api.get("/api/v4/subscriptions/watcher").dataList().get(0).get("clientid"));
         assertEquals(List.of(), api.get("/api/v4/subscriptions/nobody").dataList());
 
@@ -213,11 +215,30 @@ class NanoMqApiTest {
     }
 
     @Test
-    void reloadAnswersWhatItReloads() throws Exception {
-        start();
+    void reloadReReadsThePasswordFileEvenWhenUnchanged() throws Exception {
+        Path passwd = dir.resolve("passwd");
+        PasswordFile.write(passwd, Map.of("ops", ScramCredential.create("ops-pw".toCharArray(), 4096)));
+        api = new ApiServer(dir, """
+                auth { allow_anonymous = true, password_file = "passwd" }
+                http_server { port = 0, users = ["ops"] }
+                """);
+        api.as("ops", "ops-pw");
+        assertTrue(api.get("/api/v4/reload").dataMap().get("reloadable").toString().contains("password file"));
+        long before = reloads();
+
         ApiServer.Answer answer = api.post("/api/v4/reload", "");
-        assertEquals(200, answer.status());
-        assertNotNull(answer.dataMap().get("reloading"));
+        assertEquals(200, answer.status(), answer.body());
+        assertTrue(answer.dataMap().get("reloading").toString().contains(passwd.getFileName().toString()), answer.body());
+        // The file watch reloads changed files only, so this count moves because of the request.
+        Eventually.await(() -> reloads() > before, "the unchanged password file is reloaded");
         assertFalse(api.get("/api/v4").dataList().isEmpty());
+    }
+
+    private long reloads() {
+        try {
+            return (Long) api.get("/api/v4/metrics").dataMap().get("file.reloads");
+        } catch (Exception e) {
+            throw new IllegalStateException("GET /api/v4/metrics", e);
+        }
     }
 }
