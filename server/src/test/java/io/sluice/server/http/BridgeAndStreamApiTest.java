@@ -26,13 +26,7 @@ class BridgeAndStreamApiTest extends ApiServerTest {
 
     @Test
     void aBridgeWhoseRemoteIsAwayShowsItsStateAndAGrowingBacklog() throws Exception {
-        api = new ApiServer(dir, "bridges.mqtt.cache.mounted_file_path = \"" + dir.resolve("bridges") + "\"\n" + """
-                http_server.port = 0
-                bridges.mqtt.cloud {
-                  server = "mqtt-tcp://127.0.0.1:1"
-                  forwards = [ { local_topic = "up/#", remote_topic = "" } ]
-                }
-                """);
+        api = new ApiServer(dir, bridgeToNowhere("up/#", "") + "http_server.port = 0\n");
         List<Map<String, Object>> bridges = api.get("/api/v4/bridges").dataList();
         assertEquals(1, bridges.size(), bridges.toString());
         assertEquals("cloud", bridges.get(0).get("name"));

@@ -74,12 +74,8 @@ class DashboardBrowserTest extends ApiServerTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = new ApiServer(dir, "bridges.mqtt.cache.mounted_file_path = \"" + dir.resolve("bridges") + "\"\n" + """
+        api = new ApiServer(dir, bridgeToNowhere("fleet/#", "") + """
                 http_server { port = 0, username = admin, password = "dash-pw" }
-                bridges.mqtt.cloud {
-                  server = "mqtt-tcp://127.0.0.1:1"
-                  forwards = [ { local_topic = "fleet/#", remote_topic = "" } ]
-                }
                 exchange_client.mq1 {
                   exchange_url = "tcp://127.0.0.1:*"
                   exchange { name = "telemetry", topic = "fleet/#", streamType = 0, flush_interval = 100ms }

@@ -144,15 +144,8 @@ class HttpSecurityTest extends ApiServerTest {
 
     @Test
     void configurationIsShownWithSecretsMasked() throws Exception {
-        api = new ApiServer(dir, "bridges.mqtt.cache.mounted_file_path = \"" + dir.resolve("bridges") + "\"\n" + """
-                http_server { port = 0, username = admin, password = "hunter2-secret" }
-                bridges.mqtt.cloud {
-                  server = "mqtt-tcp://127.0.0.1:1"
-                  username = "edge"
-                  password = "bridge-pw-secret"
-                  forwards = [ { local_topic = "up/#", remote_topic = "" } ]
-                }
-                """);
+        api = new ApiServer(dir, bridgeToNowhere("up/#", "  username = \"edge\"\n  password = \"bridge-pw-secret\"\n")
+                + "http_server { port = 0, username = admin, password = \"hunter2-secret\" }\n");
         ApiServer.Answer config = api.as("admin", "hunter2-secret").get("/api/v4/configuration");
         assertEquals(200, config.status(), config.body());
         assertFalse(config.body().contains("hunter2-secret"), config.body());
