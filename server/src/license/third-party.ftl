@@ -13,7 +13,14 @@ ${p.groupId}:${p.artifactId}:${p.version}<#if p.name?? && p.name?index_of('Unnam
 </#list>
 <#else>
 <#list p.licenses as l>
-    licence: ${l.name!"(no name)"} <${l.url!"no URL in the POM"}>
+<#-- A POM that names its licence by SPDX id alone (uPlot's WebJar: "MIT") gets SPDX's page for it. -->
+<#if l.url??>
+    licence: ${l.name!"(no name)"} <${l.url}>
+<#elseif l.name?? && l.name?matches("[A-Za-z0-9.+-]+")>
+    licence: ${l.name} <https://spdx.org/licenses/${l.name}.html>
+<#else>
+    licence: ${l.name!"(no name)"} <no URL in the POM>
+</#if>
 </#list>
 </#if>
 <#if p.url??>
