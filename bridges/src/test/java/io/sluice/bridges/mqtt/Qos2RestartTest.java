@@ -44,7 +44,8 @@ class Qos2RestartTest {
             try (BridgeHarness first = BridgeHarness.mqtt(settings, dir.resolve("cache")).start()) {
                 Eventually.await(() -> first.bridge().state() == BridgeState.CONNECTED, "the bridge connects");
                 publish(first, "before", expected);
-                Eventually.await(() -> cloud.received().size() == EACH, "the first messages arrive");
+                Eventually.await(() -> cloud.received().size() == EACH && first.bridge().status().backlog() == 0,
+                        "the first messages arrive and their exchanges complete");
 
                 network.losePubRel(true);
                 publish(first, "cut", expected);
