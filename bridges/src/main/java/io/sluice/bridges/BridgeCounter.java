@@ -24,6 +24,7 @@ public enum BridgeCounter {
     RECEIVED("messages received from the remote's subscriptions"),
     RECEIVED_DENIED("received messages the local ACL did not let the bridge publish"),
     RECEIVED_INVALID("received messages whose local topic is not valid here"),
+    RECEIVED_LOOPED("received messages that had passed through this node before (MQTT 5 sluice-path), dropped"),
     CONNECTS("connections established"),
     CONNECT_FAILURES("connection attempts that failed"),
     DISCONNECTS("established connections lost"),

@@ -48,9 +48,11 @@ public final class Bridges implements AutoCloseable {
     private final List<Bridge> bridges = new ArrayList<>();
     private final List<Forwarder> forwarders = new ArrayList<>();
     private final Map<Path, StorageAdapter> storages = new HashMap<>();
+    private final String nodeId;
     private EventLoopGroup mqttLoops;
 
-    private Bridges() {
+    private Bridges(String nodeId) {
+        this.nodeId = java.util.Objects.requireNonNull(nodeId, "nodeId");
     }
 
     /** The client id under which MQTT bridge {@code name} publishes locally, for the ACL and for loop safety. */
@@ -61,12 +63,13 @@ public final class Bridges implements AutoCloseable {
     /**
      * Opens the backlogs of the given bridges and builds their remotes.
      *
+     * @param nodeId    this Sluice's {@code bridges.node_id}, which MQTT bridges add to the {@link BridgePath}
      * @param publisher where messages from MQTT remotes' subscriptions are published locally
      * @throws IllegalStateException naming the bridge and the file when a backlog or a TLS file cannot be opened
      */
-    public static Bridges open(List<MqttBridgeSettings> mqtt, CacheSettings mqttCache, List<KafkaBridgeSettings> kafka,
-                               CacheSettings kafkaCache, LocalPublisher publisher) {
-        Bridges all = new Bridges();
+    public static Bridges open(String nodeId, List<MqttBridgeSettings> mqtt, CacheSettings mqttCache,
+                               List<KafkaBridgeSettings> kafka, CacheSettings kafkaCache, LocalPublisher publisher) {
+        Bridges all = new Bridges(nodeId);
         try {
             if (!mqtt.isEmpty()) {
                 all.mqttLoops = new MultiThreadIoEventLoopGroup(Math.min(mqtt.size(),
@@ -93,7 +96,7 @@ public final class Bridges implements AutoCloseable {
                 InetSocketAddress.createUnresolved(settings.server().host(), settings.server().port()));
         MqttRemote remote;
         try {
-            remote = new MqttRemote(settings, mqttLoops.next(), publisher, identity, counters);
+            remote = new MqttRemote(settings, mqttLoops.next(), publisher, identity, counters, nodeId);
         } catch (IOException e) {
             throw new IllegalStateException("bridges.mqtt." + settings.name() + ".ssl: " + e.getMessage(), e);
         }

@@ -26,12 +26,15 @@ import io.sluice.net.limits.Rate;
  * @param maxTopicLevels           {@code max_topic_levels}: levels of a topic name or filter (0 = unlimited)
  * @param messagesRate             {@code messages_rate}: PUBLISH packets one client may send, e.g. {@code 20/s}
  * @param bytesRate                {@code bytes_rate}: PUBLISH payload bytes one client may send, e.g. {@code 1MB/s}
+ * @param nodeId                   {@code bridges.node_id}: this broker's name in the bridge path of MQTT 5
+ *                                 messages ({@link io.sluice.broker.message.BridgePath}); null for no loop check
  */
 public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBytes, boolean queueQos0,
                            int maxInflightWindow, int receiveMaximum, int topicAliasMaximum, int maxKeepalive,
                            double keepaliveMultiplier, long retryIntervalMillis, long sessionExpiryInterval,
                            long maxSessionExpiryInterval, long connectTimeoutMillis, int maxConnections,
-                           int maxSubscriptions, int maxTopicLevels, Rate messagesRate, Rate bytesRate) {
+                           int maxSubscriptions, int maxTopicLevels, Rate messagesRate, Rate bytesRate,
+                           String nodeId) {
 
     /** The defaults documented in the README. */
     public static MqttSettings defaults() {
@@ -63,6 +66,7 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         private int maxTopicLevels = 128;
         private Rate messagesRate = Rate.UNLIMITED;
         private Rate bytesRate = Rate.UNLIMITED;
+        private String nodeId;
 
         private Builder() {
         }
@@ -157,12 +161,17 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
             return this;
         }
 
+        public Builder nodeId(String v) {
+            nodeId = v;
+            return this;
+        }
+
         /** Validates and builds; throws IllegalArgumentException naming the key of a bad value. */
         public MqttSettings build() {
             return new MqttSettings(maxPacketSize, maxMqueueLen, maxMqueueBytes, queueQos0, maxInflightWindow,
                     receiveMaximum, topicAliasMaximum, maxKeepalive, keepaliveMultiplier, retryIntervalMillis,
                     sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis, maxConnections,
-                    maxSubscriptions, maxTopicLevels, messagesRate, bytesRate);
+                    maxSubscriptions, maxTopicLevels, messagesRate, bytesRate, nodeId);
         }
     }
 

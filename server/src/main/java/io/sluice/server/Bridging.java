@@ -44,7 +44,10 @@ final class Bridging implements AutoCloseable {
             LOG.info("{}", note);
         }
         BrokerPublisher publisher = new BrokerPublisher();
-        return new Bridging(Bridges.open(config.mqtt(), config.mqttCache(), config.kafka(), config.kafkaCache(),
+        if (!config.isEmpty()) {
+            LOG.info("bridges: node id {} (bridges.node_id, loop safety for MQTT 5)", config.nodeId());
+        }
+        return new Bridging(Bridges.open(config.nodeId(), config.mqtt(), config.mqttCache(), config.kafka(), config.kafkaCache(),
                 publisher), publisher);
     }
 

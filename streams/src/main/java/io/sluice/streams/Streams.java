@@ -50,6 +50,8 @@ public final class Streams implements AutoCloseable {
     private static final Pattern PARTITION_SHARD = Pattern.compile("(.+)_(\\d+)");
 
     private final StorageAdapter adapter;
+    /** The state-log key prefix of consumer groups' saved states. */
+    private static final String GROUP_STATE = "groups/";
     private final StateLog state;
     private final CreatedStreams created;
     private final ProducerIds producerIds;
@@ -233,6 +235,19 @@ public final class Streams implements AutoCloseable {
     /** Every consumer group with an offset committed on some stream. */
     public Set<String> groups() {
         return adapter.groups();
+    }
+
+    /** The consumer groups' saved states (the Kafka listener's), by group id; see {@link #saveGroupState}. */
+    public Map<String, byte[]> groupStates() {
+        return state.entries(GROUP_STATE);
+    }
+
+    /**
+     * Saves the state of consumer group {@code groupId} (opaque bytes, the Kafka listener's) beside the
+     * streams' own state, fsynced before this returns, so that the group survives a restart.
+     */
+    public void saveGroupState(String groupId, byte[] groupState) {
+        state.put(GROUP_STATE + groupId, groupState);
     }
 
     /** A producer id never handed out before, not even before a restart. */

@@ -274,6 +274,8 @@ class StreamsTest {
         List<Long> ends = new CopyOnWriteArrayList<>();
         streams.addAppendListener((s, partition, end) -> ends.add(end));
         append(stream, 0, records("a", "b", "c"), null);
+        // The listeners are told on the appender's thread, which may run after the append's answer.
+        Eventually.await(() -> !ends.isEmpty(), "the listener is told");
         assertEquals(List.of(3L), ends);
     }
 }

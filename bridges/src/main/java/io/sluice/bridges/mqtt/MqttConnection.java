@@ -32,6 +32,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.bridges.BridgeCounter;
 import io.sluice.bridges.BridgeMessage;
+import io.sluice.bridges.BridgePath;
 import io.sluice.bridges.LocalPublisher;
 import io.sluice.bridges.MessageProperties;
 import io.sluice.bridges.Remote;
@@ -273,7 +274,11 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         if (rules.isEmpty()) {
             return;
         }
-        int id = remote.inflight().allocate(-1, Inflight.AWAIT_SUBACK);
+        int id = remote.inflight().allocateForSubscribe();
+        if (id == 0) {
+            fail("no packet identifier is free for SUBSCRIBE", null);
+            return;
+        }
         MqttMessageBuilders.SubscribeBuilder subscribe = MqttMessageBuilders.subscribe().messageId(id);
         for (SubscriptionRule rule : rules) {
             subscribe.addSubscription(rule.remoteTopic(), new MqttSubscriptionOption(MqttQoS.valueOf(rule.qos()),
@@ -295,6 +300,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         int id = msg.variableHeader().messageId();
         if (remote.inflight().state(id) == Inflight.AWAIT_SUBACK) {
             remote.inflight().free(id);
+            sendQueued(); // a message whose identifier the SUBSCRIBE held may go now
         }
         List<Integer> codes = msg.payload().reasonCodes();
         List<SubscriptionRule> rules = remote.subscriptions();
@@ -341,17 +347,18 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
                 if (awaitingAck >= receiveWindow) {
                     break;
                 }
-                id = ids.resumed(outgoing.offset());
-                if (id != 0 && ids.state(id) == Inflight.AWAIT_PUBCOMP) {
+                int held = Inflight.idFor(outgoing.offset());
+                if (ids.state(held) == Inflight.AWAIT_PUBCOMP && ids.offset(held) == outgoing.offset()) {
                     queued.pollFirst(); // the remote has it: its PUBREL went out again at CONNACK, PUBCOMP will acknowledge
                     continue;
+                }
+                id = ids.claim(outgoing.offset(), message.qos() == 1 ? Inflight.AWAIT_PUBACK : Inflight.AWAIT_PUBREC);
+                if (id == 0) {
+                    break; // an older message or a SUBSCRIBE holds its identifier: wait until it completes
                 }
             }
             queued.pollFirst();
             Sent sent = write(outgoing.offset(), outgoing.record(), id, now);
-            if (sent == Sent.FAILED) {
-                return;
-            }
             wrote = true;
             if (sent == Sent.WRITTEN) {
                 if (message.qos() > 0) {
@@ -393,25 +400,27 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
     }
 
     /** What became of a message {@link #write} was given. */
-    private enum Sent { WRITTEN, REFUSED, FAILED }
+    private enum Sent { WRITTEN, REFUSED }
 
     /**
-     * Writes one PUBLISH ({@code resumedId} non-zero to resend with that identifier and DUP). A message
-     * above the remote's Maximum Packet Size is refused.
+     * Writes one PUBLISH with packet identifier {@code id} (claimed for a QoS 1/2 message, 0 for QoS 0),
+     * with DUP if an earlier connection of the session sent it. A message above the remote's Maximum
+     * Packet Size is refused and its identifier freed.
      */
-    private Sent write(long offset, BacklogRecord record, int resumedId, long now) {
+    private Sent write(long offset, BacklogRecord record, int id, long now) {
         BridgeMessage message = record.message();
         String topic = record.target();
         int alias = mqtt5 ? aliases.aliasFor(topic) : 0;
         String wireTopic = alias > 0 ? "" : topic;
         int wireAlias = Math.abs(alias);
-        long size = PublishPacket.size(wireTopic, message, mqtt5, wireAlias);
+        String pathNode = mqtt5 ? remote.nodeId() : null;
+        long size = PublishPacket.size(wireTopic, message, mqtt5, wireAlias, pathNode);
         if (size > maximumPacketSize) {
             if (alias < 0) {
                 aliases.forget(topic);
             }
-            if (resumedId != 0) {
-                remote.inflight().free(resumedId);
+            if (id != 0) {
+                remote.inflight().free(id);
             }
             String reason = "a " + size + "-byte PUBLISH to '" + topic + "' exceeds the remote's maximum packet size of "
                     + maximumPacketSize + " bytes";
@@ -423,15 +432,8 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
             }
             return Sent.REFUSED;
         }
-        int id = resumedId;
-        if (message.qos() > 0 && id == 0) {
-            id = remote.inflight().allocate(offset, message.qos() == 1 ? Inflight.AWAIT_PUBACK : Inflight.AWAIT_PUBREC);
-            if (id == 0) {
-                fail("all 65,535 packet identifiers are in use", null);
-                return Sent.FAILED;
-            }
-        }
-        ctx.write(PublishPacket.build(wireTopic, message, mqtt5, wireAlias, id, resumedId != 0, now));
+        boolean dup = id != 0 && remote.inflight().isResent(id);
+        ctx.write(PublishPacket.build(wireTopic, message, mqtt5, wireAlias, id, dup, pathNode, now));
         return Sent.WRITTEN;
     }
 
@@ -548,9 +550,19 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
             writeAfterRead(pubReply(MqttMessageType.PUBREC, id));
             return;
         }
-        byte[] payload = ByteBufUtil.getBytes(msg.content());
         MessageProperties properties = mqtt5 ? messageProperties(msg.variableHeader().properties())
                 : MessageProperties.NONE;
+        if (BridgePath.passedThrough(properties.userProperties(), remote.nodeId())) {
+            remote.counters().increment(BridgeCounter.RECEIVED_LOOPED);
+            refusedLocally.warn("'" + topic + "' from the remote has passed through this node ("
+                    + remote.nodeId() + ") before: dropped to end a loop; "
+                    + remote.counters().get(BridgeCounter.RECEIVED_LOOPED) + " so far");
+            if (qos > 0) {
+                sendInboundAck(id, qos);
+            }
+            return;
+        }
+        byte[] payload = ByteBufUtil.getBytes(msg.content());
         BridgeMessage message = new BridgeMessage(remote.localTopic(topic), payload, qos,
                 remote.localRetain(topic, msg.fixedHeader().isRetain()), properties, remote.identity().clientId(),
                 System.currentTimeMillis());

@@ -57,6 +57,7 @@ public final class MqttRemote implements Remote {
     private final LocalPublisher publisher;
     private final ClientIdentity identity;
     private final BridgeCounters counters;
+    private final String nodeId;
     private final TlsClientContext tls;
     private final List<SubscriptionRule> subscriptions;
     private final List<TopicMapping> subscriptionMappings;
@@ -70,14 +71,16 @@ public final class MqttRemote implements Remote {
      * @param loop      the event loop every connection of this remote runs on
      * @param publisher where messages from the remote's subscriptions are published
      * @param identity  who the bridge is to the local ACL
+     * @param nodeId    this Sluice's {@code bridges.node_id}, added to the path of what goes to MQTT 5 remotes
      */
     public MqttRemote(MqttBridgeSettings settings, EventLoop loop, LocalPublisher publisher, ClientIdentity identity,
-                      BridgeCounters counters) throws IOException {
+                      BridgeCounters counters, String nodeId) throws IOException {
         this.settings = settings;
         this.loop = loop;
         this.publisher = publisher;
         this.identity = identity;
         this.counters = counters;
+        this.nodeId = nodeId;
         this.tls = settings.server().tls() ? new TlsClientContext(settings.ssl() != null ? settings.ssl()
                 : new TlsClientSettings(null, null, null, null, true)) : null;
         this.subscriptions = settings.subscriptions();
@@ -111,6 +114,11 @@ public final class MqttRemote implements Remote {
 
     BridgeCounters counters() {
         return counters;
+    }
+
+    /** This Sluice's node id ({@link io.sluice.bridges.BridgePath}). */
+    String nodeId() {
+        return nodeId;
     }
 
     List<SubscriptionRule> subscriptions() {

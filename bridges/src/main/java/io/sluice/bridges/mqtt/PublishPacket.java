@@ -10,6 +10,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.sluice.bridges.BridgeMessage;
+import io.sluice.bridges.BridgePath;
 import io.sluice.bridges.MessageProperties;
 import io.sluice.bridges.UserProperty;
 
@@ -30,20 +31,22 @@ final class PublishPacket {
      *
      * @param alias     topic alias to send, 0 for none
      * @param packetId  0 for QoS 0
+     * @param pathNode  the node id added as one more {@link BridgePath#PROPERTY} (MQTT 5), or null
      * @param nowMillis for the remaining expiry interval
      */
     static MqttPublishMessage build(String topic, BridgeMessage message, boolean mqtt5, int alias, int packetId,
-                                    boolean dup, long nowMillis) {
-        MqttProperties properties = mqtt5 ? properties(message, alias, nowMillis) : MqttProperties.NO_PROPERTIES;
+                                    boolean dup, String pathNode, long nowMillis) {
+        MqttProperties properties = mqtt5 ? properties(message, alias, pathNode, nowMillis)
+                : MqttProperties.NO_PROPERTIES;
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, dup, MqttQoS.valueOf(message.qos()),
                 message.retain(), 0);
         return new MqttPublishMessage(fixed, new MqttPublishVariableHeader(topic, packetId, properties),
                 Unpooled.wrappedBuffer(message.payload()));
     }
 
-    private static MqttProperties properties(BridgeMessage message, int alias, long nowMillis) {
+    private static MqttProperties properties(BridgeMessage message, int alias, String pathNode, long nowMillis) {
         MessageProperties p = message.properties();
-        if (p.isEmpty() && alias == 0) {
+        if (p.isEmpty() && alias == 0 && pathNode == null) {
             return MqttProperties.NO_PROPERTIES;
         }
         MqttProperties properties = new MqttProperties();
@@ -68,10 +71,13 @@ final class PublishPacket {
             properties.add(new MqttProperties.BinaryProperty(
                     MqttProperties.MqttPropertyType.CORRELATION_DATA.value(), p.correlationData()));
         }
-        if (!p.userProperties().isEmpty()) {
+        if (!p.userProperties().isEmpty() || pathNode != null) {
             MqttProperties.UserProperties users = new MqttProperties.UserProperties();
             for (UserProperty user : p.userProperties()) {
                 users.add(user.name(), user.value());
+            }
+            if (pathNode != null) {
+                users.add(BridgePath.PROPERTY, pathNode);
             }
             properties.add(users);
         }
@@ -83,10 +89,11 @@ final class PublishPacket {
     }
 
     /** The encoded size in bytes of the PUBLISH {@link #build} makes with the same arguments. */
-    static long size(String topic, BridgeMessage message, boolean mqtt5, int alias) {
+    static long size(String topic, BridgeMessage message, boolean mqtt5, int alias, String pathNode) {
         long remaining = 2L + utf8Length(topic) + (message.qos() > 0 ? 2 : 0) + message.payload().length;
         if (mqtt5) {
-            int properties = propertiesLength(message.properties(), alias);
+            int properties = propertiesLength(message.properties(), alias)
+                    + (pathNode == null ? 0 : 5 + utf8Length(BridgePath.PROPERTY) + utf8Length(pathNode));
             remaining += varIntLength(properties) + properties;
         }
         return 1 + varIntLength(remaining) + remaining;

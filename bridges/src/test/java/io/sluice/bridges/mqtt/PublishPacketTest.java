@@ -29,11 +29,13 @@ class PublishPacketTest {
                 BridgeMessage message = new BridgeMessage("sensors/ä/1", new byte[payload], qos, false,
                         mqtt5 ? properties : MessageProperties.NONE, "c", System.currentTimeMillis());
                 for (int alias : new int[] {0, 7}) {
-                    String topic = alias == 7 ? "" : "sensors/ä/1";
-                    int encoded = encode(mqtt5, PublishPacket.build(topic, message, mqtt5, mqtt5 ? alias : 0,
-                            qos > 0 ? 42 : 0, false, System.currentTimeMillis()));
-                    assertEquals(encoded, PublishPacket.size(topic, message, mqtt5, mqtt5 ? alias : 0),
-                            "payload " + payload + ", QoS " + qos + ", alias " + alias);
+                    for (String node : new String[] {null, "edge-ü"}) {
+                        String topic = alias == 7 ? "" : "sensors/ä/1";
+                        int encoded = encode(mqtt5, PublishPacket.build(topic, message, mqtt5, mqtt5 ? alias : 0,
+                                qos > 0 ? 42 : 0, false, node, System.currentTimeMillis()));
+                        assertEquals(encoded, PublishPacket.size(topic, message, mqtt5, mqtt5 ? alias : 0, node),
+                                "payload " + payload + ", QoS " + qos + ", alias " + alias + ", node " + node);
+                    }
                 }
             }
         }

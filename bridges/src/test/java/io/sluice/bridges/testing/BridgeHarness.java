@@ -25,8 +25,11 @@ public final class BridgeHarness implements AutoCloseable {
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger held = new AtomicInteger();
 
+    /** The node id of the Sluice the harness stands in for ({@code bridges.node_id}). */
+    public static final String NODE_ID = "harness";
+
     private BridgeHarness(List<MqttBridgeSettings> mqtt, List<KafkaBridgeSettings> kafka, CacheSettings cache) {
-        this.bridges = Bridges.open(mqtt, cache, kafka, cache, local);
+        this.bridges = Bridges.open(NODE_ID, mqtt, cache, kafka, cache, local);
     }
 
     public static BridgeHarness mqtt(MqttBridgeSettings settings, Path dir) {

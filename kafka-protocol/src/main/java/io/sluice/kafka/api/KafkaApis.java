@@ -2,6 +2,7 @@ package io.sluice.kafka.api;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,7 @@ import io.sluice.kafka.codec.ApiVersionsTable;
 import io.sluice.kafka.codec.LegacyRequests;
 import io.sluice.kafka.codec.Responses;
 import io.sluice.kafka.group.GroupCoordinator;
+import io.sluice.kafka.group.GroupStore;
 import io.sluice.logging.RateLimitedLog;
 import io.sluice.net.auth.Authenticator;
 import io.sluice.net.auth.ClientIdentity;
@@ -90,12 +92,27 @@ public final class KafkaApis {
         this.produce = new ProduceHandler(topics, authorizer, publisher, settings.maxRequestSize());
         this.fetch = new FetchHandler(topics, authorizer, requests, timer);
         this.offsets = new OffsetsHandler(topics, authorizer);
-        this.groups = new GroupHandler(topics, authorizer, new GroupCoordinator(timer));
+        this.groups = new GroupHandler(topics, authorizer, new GroupCoordinator(timer, groupStore(streams)));
         this.topicsHandler = new TopicsHandler(topics, authorizer, settings);
         this.sasl = new SaslHandler(authenticator);
         this.anonymousAllowed = authenticator.authenticate(new ClientIdentity("", null, null), null)
                 == Authenticator.Verdict.ACCEPTED;
         streams.addAppendListener(fetch);
+    }
+
+    /** Consumer groups are saved in the streams' state log, beside the offsets they commit. */
+    private static GroupStore groupStore(Streams streams) {
+        return new GroupStore() {
+            @Override
+            public Map<String, byte[]> load() {
+                return streams.groupStates();
+            }
+
+            @Override
+            public void save(String groupId, byte[] state) {
+                streams.saveGroupState(groupId, state);
+            }
+        };
     }
 
     /** Sets the address clients are told to use; before any connection is accepted. */

@@ -22,8 +22,8 @@ import io.sluice.storage.StoredRecord;
  * The CRC-32C covers attributes to the end. A record is: length varint, attributes int8 = 0,
  * timestampDelta varlong, offsetDelta varint, key (varint length, -1 for none), value (same),
  * header count varint, headers (key: varint length and UTF-8, value: varint length, -1 for none).
- * Offsets may have gaps (compaction); the deltas carry them. The size is computed first and the
- * batch written into one exactly sized buffer.
+ * Offsets may have gaps (compaction); the deltas carry them. Every record's size is computed once,
+ * first, and the batch written straight into one exactly sized array.
  */
 public final class RecordBatchWriter {
     static final int BASE_OFFSET = 0;
@@ -50,14 +50,18 @@ public final class RecordBatchWriter {
     public static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
         long baseOffset = records.get(0).offset();
         long baseTimestamp = records.get(0).timestamp();
+        int[] bodies = new int[records.size()];
         int size = HEADER_SIZE;
         long maxTimestamp = baseTimestamp;
-        for (StoredRecord stored : records) {
+        for (int i = 0; i < bodies.length; i++) {
+            StoredRecord stored = records.get(i);
             int body = bodySize(stored.record(), stored.offset() - baseOffset, stored.timestamp() - baseTimestamp);
+            bodies[i] = body;
             size += ByteUtils.sizeOfVarint(body) + body;
             maxTimestamp = Math.max(maxTimestamp, stored.timestamp());
         }
-        ByteBuffer batch = ByteBuffer.allocate(size);
+        byte[] out = new byte[size];
+        ByteBuffer batch = ByteBuffer.wrap(out);
         batch.putLong(BASE_OFFSET, baseOffset);
         batch.putInt(LENGTH, size - PARTITION_LEADER_EPOCH);
         batch.putInt(PARTITION_LEADER_EPOCH, leaderEpoch);
@@ -70,14 +74,16 @@ public final class RecordBatchWriter {
         batch.putShort(PRODUCER_EPOCH, (short) -1);
         batch.putInt(BASE_SEQUENCE, -1);
         batch.putInt(RECORD_COUNT, records.size());
-        batch.position(RECORDS);
-        for (StoredRecord stored : records) {
-            writeRecord(batch, stored.record(), stored.offset() - baseOffset, stored.timestamp() - baseTimestamp);
+        int at = RECORDS;
+        for (int i = 0; i < bodies.length; i++) {
+            StoredRecord stored = records.get(i);
+            at = writeRecord(out, at, bodies[i], stored.record(), stored.offset() - baseOffset,
+                    stored.timestamp() - baseTimestamp);
         }
         CRC32C crc = new CRC32C();
-        crc.update(batch.array(), ATTRIBUTES, size - ATTRIBUTES);
+        crc.update(out, ATTRIBUTES, size - ATTRIBUTES);
         ByteUtils.writeUnsignedInt(batch, CRC, crc.getValue());
-        return batch.flip();
+        return batch;
     }
 
     private static int bodySize(Record record, long offsetDelta, long timestampDelta) {
@@ -120,30 +126,70 @@ public final class RecordBatchWriter {
         return length;
     }
 
-    private static void writeRecord(ByteBuffer out, Record record, long offsetDelta, long timestampDelta) {
-        ByteUtils.writeVarint(bodySize(record, offsetDelta, timestampDelta), out);
-        out.put((byte) 0);
-        ByteUtils.writeVarlong(timestampDelta, out);
-        ByteUtils.writeVarint((int) offsetDelta, out);
-        writeField(out, record.key());
-        writeField(out, record.value());
+    /**
+     * Writes one record at {@code at} of {@code out} (sized by {@link #bodySize}); returns the index after it.
+     * Straight into the array, as the batch is written once per fetch and its bytes are most of the work.
+     */
+    private static int writeRecord(byte[] out, int at, int body, Record record, long offsetDelta, long timestampDelta) {
+        at = writeVarint(out, at, body);
+        out[at++] = 0;
+        at = writeVarlong(out, at, timestampDelta);
+        at = writeVarint(out, at, (int) offsetDelta);
+        at = writeField(out, at, record.key());
+        at = writeField(out, at, record.value());
         List<Header> headers = record.headers();
-        ByteUtils.writeVarint(headers.size(), out);
+        at = writeVarint(out, at, headers.size());
         for (int i = 0; i < headers.size(); i++) {
             Header header = headers.get(i);
-            byte[] name = header.key().getBytes(StandardCharsets.UTF_8);
-            ByteUtils.writeVarint(name.length, out);
-            out.put(name);
-            writeField(out, header.value());
+            at = writeUtf8(out, at, header.key());
+            at = writeField(out, at, header.value());
         }
+        return at;
     }
 
-    private static void writeField(ByteBuffer out, byte[] bytes) {
+    private static int writeField(byte[] out, int at, byte[] bytes) {
         if (bytes == null) {
-            ByteUtils.writeVarint(-1, out);
-        } else {
-            ByteUtils.writeVarint(bytes.length, out);
-            out.put(bytes);
+            return writeVarint(out, at, -1);
         }
+        at = writeVarint(out, at, bytes.length);
+        System.arraycopy(bytes, 0, out, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    /** A header name: its UTF-8 length as a varint, then its bytes (ASCII without encoding anything). */
+    private static int writeUtf8(byte[] out, int at, String text) {
+        int length = utf8Length(text);
+        at = writeVarint(out, at, length);
+        if (length == text.length()) {
+            for (int i = 0; i < length; i++) {
+                out[at + i] = (byte) text.charAt(i);
+            }
+            return at + length;
+        }
+        byte[] encoded = text.getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(encoded, 0, out, at, encoded.length);
+        return at + encoded.length;
+    }
+
+    /** Kafka's varint: zig-zag, then 7 bits a byte, low first. */
+    private static int writeVarint(byte[] out, int at, int value) {
+        int v = (value << 1) ^ (value >> 31);
+        while ((v & 0xFFFFFF80) != 0) {
+            out[at++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out[at++] = (byte) v;
+        return at;
+    }
+
+    /** Kafka's varlong: zig-zag, then 7 bits a byte, low first. */
+    private static int writeVarlong(byte[] out, int at, long value) {
+        long v = (value << 1) ^ (value >> 63);
+        while ((v & 0xFFFFFFFFFFFFFF80L) != 0) {
+            out[at++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out[at++] = (byte) v;
+        return at;
     }
 }

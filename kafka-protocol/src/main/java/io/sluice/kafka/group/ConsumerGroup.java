@@ -18,6 +18,8 @@ import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.JoinGroupResponseData.JoinGroupResponseMember;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One classic consumer group and its membership state machine ({@link GroupState}), as Kafka's
@@ -36,10 +38,13 @@ import org.apache.kafka.common.protocol.Errors;
  *  <li>A member heard from neither by heartbeat, join nor sync within its session timeout is
  *      removed, unless it is waiting for a rebalance to complete.</li>
  * </ul>
+ * The settled group (Stable after the leader's SyncGroup, or Empty) is saved to the {@link GroupStore}
+ * and comes back after a restart ({@link #restore}).
  * Thread-safe: every operation holds the group's monitor; answers are collected and sent after
  * it is released, so no client callback runs under it. Timers run on the coordinator's timer thread.
  */
 final class ConsumerGroup {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroup.class);
     private static final byte[] NO_BYTES = new byte[0];
 
     /** A JoinGroup, decoded. */
@@ -62,6 +67,7 @@ final class ConsumerGroup {
 
     private final String groupId;
     private final ScheduledExecutorService timer;
+    private final GroupStore store;
     private final Map<String, Member> members = new LinkedHashMap<>();
     /** Member ids handed out with MEMBER_ID_REQUIRED, waiting for their member to join with them. */
     private final Map<String, ScheduledFuture<?>> pending = new HashMap<>();
@@ -73,9 +79,53 @@ final class ConsumerGroup {
     private ScheduledFuture<?> rebalanceTimer;
     private long rebalances;
 
-    ConsumerGroup(String groupId, ScheduledExecutorService timer) {
+    ConsumerGroup(String groupId, ScheduledExecutorService timer, GroupStore store) {
         this.groupId = groupId;
         this.timer = timer;
+        this.store = store;
+    }
+
+    /**
+     * The group as it was saved before a restart: Stable with its members, generation and
+     * assignments (or Empty). Each member's session timer starts now, so members that come back
+     * carry on with their generation without a rebalance, and the ones that do not are removed
+     * after their session timeout, as if they had gone silent.
+     */
+    static ConsumerGroup restore(String groupId, ScheduledExecutorService timer, GroupStore store, GroupRecord saved) {
+        ConsumerGroup group = new ConsumerGroup(groupId, timer, store);
+        synchronized (group) {
+            group.generation = saved.generation();
+            group.protocolType = saved.protocolType();
+            group.protocolName = saved.protocolName();
+            group.leaderId = saved.leaderId();
+            for (GroupRecord.MemberRecord m : saved.members()) {
+                Member member = new Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost());
+                member.sessionTimeoutMs = m.sessionTimeoutMs();
+                member.rebalanceTimeoutMs = m.rebalanceTimeoutMs();
+                member.protocols = m.protocols();
+                member.assignment = m.assignment();
+                group.members.put(member.memberId, member);
+            }
+            group.state = group.members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
+            group.members.values().forEach(group::touch);
+        }
+        return group;
+    }
+
+    /** Saves the settled group (Stable or Empty), as Kafka's coordinator writes its group metadata. */
+    private void save() {
+        List<GroupRecord.MemberRecord> saved = new ArrayList<>(members.size());
+        for (Member m : members.values()) {
+            saved.add(new GroupRecord.MemberRecord(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
+                    m.sessionTimeoutMs, m.rebalanceTimeoutMs, m.protocols, m.assignment));
+        }
+        try {
+            store.save(groupId, new GroupRecord(generation, protocolType, protocolName, leaderId, saved).encode());
+        } catch (RuntimeException e) {
+            // The group goes on in memory; after a restart its members join again, as before persistence.
+            LOG.error("consumer group '{}': saving generation {} failed; after a restart its members will join again",
+                    groupId, generation, e);
+        }
     }
 
     String groupId() {
@@ -257,6 +307,7 @@ final class ConsumerGroup {
             state = GroupState.EMPTY;
             protocolName = null;
             leaderId = null;
+            save();
             return;
         }
         protocolName = chooseProtocol();
@@ -383,6 +434,7 @@ final class ConsumerGroup {
                 each.assignment = assignments.getOrDefault(each.memberId, NO_BYTES);
             }
             state = GroupState.STABLE;
+            save();
             for (Member each : members.values()) {
                 if (each.awaitingSync != null) {
                     Consumer<SyncGroupResponseData> waiting = each.awaitingSync;

@@ -24,9 +24,11 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * The coordinator of every classic consumer group (this server coordinates them all): JoinGroup,
  * SyncGroup, Heartbeat, LeaveGroup, DescribeGroups and ListGroups on {@link ConsumerGroup}s, and
- * whether an OffsetCommit may commit. Group membership lives in memory: after a restart members
- * join again, as they do when a coordinator moves, and the committed offsets (kept by the storage
- * adapter) are still there. Groups known only by their committed offsets are listed as Empty.
+ * whether an OffsetCommit may commit. A group's settled state (members, generation, protocol,
+ * assignments) is saved in a {@link GroupStore} whenever it becomes Stable or Empty, beside the
+ * committed offsets the storage adapter keeps, so that after a restart the members carry on with
+ * their generation instead of joining again. Groups known only by their committed offsets are
+ * listed as Empty.
  * Thread-safe.
  */
 public final class GroupCoordinator {
@@ -36,14 +38,24 @@ public final class GroupCoordinator {
     private static final String CLASSIC = "classic";
 
     private final ScheduledExecutorService timer;
+    private final GroupStore store;
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
 
-    public GroupCoordinator(ScheduledExecutorService timer) {
+    /**
+     * A coordinator with the groups {@code store} saved: each Stable with its members, generation
+     * and assignments, or Empty.
+     *
+     * @throws IllegalArgumentException naming the group when a saved state cannot be read
+     */
+    public GroupCoordinator(ScheduledExecutorService timer, GroupStore store) {
         this.timer = timer;
+        this.store = store;
+        store.load().forEach((groupId, saved) -> groups.put(groupId,
+                ConsumerGroup.restore(groupId, timer, store, GroupRecord.decode(groupId, saved))));
     }
 
     private ConsumerGroup group(String groupId) {
-        return groups.computeIfAbsent(groupId, id -> new ConsumerGroup(id, timer));
+        return groups.computeIfAbsent(groupId, id -> new ConsumerGroup(id, timer, store));
     }
 
     public CompletableFuture<JoinGroupResponseData> join(JoinGroupRequestData data, short version, String clientId,

@@ -18,7 +18,7 @@ import io.sluice.streams.Streams;
 /**
  * A Kafka listener over streams in a folder, in this JVM: the server's Kafka side without MQTT.
  * Opened on an ephemeral port of 127.0.0.1; {@link #restart()} closes and opens it again on the
- * same data (a new port).
+ * same data and port.
  */
 public final class TestBroker implements AutoCloseable {
     private final Path dir;
@@ -27,6 +27,8 @@ public final class TestBroker implements AutoCloseable {
     private final KafkaAuthorizer authorizer;
     private final MqttPublisher publisher;
     private int advertisedPort;
+    /** 0 until the first start; then the port every restart binds again, as a restarted server would. */
+    private int boundPort;
     private EventLoops loops;
     private StorageAdapter adapter;
     private Streams streams;
@@ -65,10 +67,11 @@ public final class TestBroker implements AutoCloseable {
         loops = new EventLoops(2);
         adapter = StorageAdapter.open(dir);
         streams = Streams.open(adapter, configured);
-        KafkaSettings defaults = KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", 0)));
+        KafkaSettings defaults = KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", boundPort)));
         KafkaSettings settings = new KafkaSettings(defaults.listener(), null, advertisedPort, defaults.maxRequestSize(),
                 defaults.createdEngine(), defaults.createdPartitionKey(), defaults.createdLog());
         listener = KafkaListener.bind(settings, streams, authenticator, authorizer, publisher, loops);
+        boundPort = port();
     }
 
     /** The port the listener is bound to. */
@@ -85,7 +88,7 @@ public final class TestBroker implements AutoCloseable {
         return streams;
     }
 
-    /** Closes everything and opens it again on the same folder. */
+    /** Closes everything and opens it again on the same folder and port: clients reconnect as to a restarted server. */
     public void restart() {
         close();
         open();

@@ -7,6 +7,7 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.codec.Utf8;
+import io.sluice.broker.message.BridgePath;
 import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
@@ -26,6 +27,7 @@ import io.sluice.net.RefusalLog;
  */
 final class PublishHandler {
     private static final byte SUCCESS = 0x00;
+    private static final byte NO_MATCHING_SUBSCRIBERS = 0x10;
     private static final byte NOT_AUTHORIZED = (byte) 0x87;
     private static final byte TOPIC_NAME_INVALID = (byte) 0x90;
     private static final byte PACKET_ID_NOT_FOUND = (byte) 0x92;
@@ -99,6 +101,12 @@ final class PublishHandler {
         }
         if (!mayPublish(c, client, topic)) {
             denied(c, qos, packetId, topic);
+            return null;
+        }
+        if (BridgePath.passedThrough(properties.userProperties(), c.broker.settings().nodeId())) {
+            // Accepted and acknowledged (so the bridge does not resend it), never routed: it went round a loop.
+            reject(c, qos, packetId, NO_MATCHING_SUBSCRIBERS, BrokerCounter.PUBLISH_DROPPED_LOOP,
+                    "it was bridged through this node (" + c.broker.settings().nodeId() + ") before");
             return null;
         }
         return new Message(topic, payload, qos, msg.fixedHeader().isRetain(), properties, client.clientId(),

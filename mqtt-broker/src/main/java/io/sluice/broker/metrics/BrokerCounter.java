@@ -22,6 +22,7 @@ public enum BrokerCounter {
     MESSAGES_EXPIRED("messages discarded because their Message Expiry Interval passed"),
     PUBLISH_DROPPED_INVALID("PUBLISH packets refused for an invalid topic or payload format"),
     PUBLISH_DENIED("PUBLISH packets refused by the ACL"),
+    PUBLISH_DROPPED_LOOP("bridged MQTT 5 PUBLISH packets dropped because their sluice-path holds this node's id"),
     PUBLISH_THROTTLED("times a client's reads were paused for exceeding messages_rate or bytes_rate"),
     SUBSCRIBE_DENIED("subscriptions refused by the ACL"),
     SUBSCRIBE_REFUSED_INVALID("subscriptions refused for an invalid filter or too many topic levels"),

@@ -31,13 +31,15 @@ import io.sluice.storage.FlushPolicy;
  * stop start-up with the reason; NanoMQ keys that Sluice accepts but does not need (its resend
  * timers, its worker count) are listed in {@link #notes()} and logged once at start-up.
  *
+ * @param nodeId     {@code bridges.node_id}: this Sluice's name in the path of bridged MQTT 5 messages (loop safety);
+ *                   by default the host name and a hash of the MQTT backlog directory, stable across restarts
  * @param mqtt       the enabled MQTT bridges
  * @param mqttCache  {@code bridges.mqtt.cache}
  * @param kafka      the enabled Kafka bridges
  * @param kafkaCache {@code bridges.kafka.cache}
  * @param notes      keys accepted without effect, each with the reason, for the start-up log
  */
-public record BridgesConfig(List<MqttBridgeSettings> mqtt, CacheSettings mqttCache, List<KafkaBridgeSettings> kafka,
+public record BridgesConfig(String nodeId, List<MqttBridgeSettings> mqtt, CacheSettings mqttCache, List<KafkaBridgeSettings> kafka,
                             CacheSettings kafkaCache, List<String> notes) {
     /** Where backlogs live unless {@code mounted_file_path} says otherwise (relative to the working directory). */
     static final String DEFAULT_DIR = "data/bridges";
@@ -60,7 +62,7 @@ public record BridgesConfig(List<MqttBridgeSettings> mqtt, CacheSettings mqttCac
 
     static BridgesConfig read(ConfigReader r) {
         for (String kind : r.blockNames("bridges")) {
-            if (!kind.equals("mqtt") && !kind.equals("kafka")) {
+            if (!kind.equals("mqtt") && !kind.equals("kafka") && !kind.equals("node_id")) {
                 throw new ConfigError("bridges." + kind, kind.equals("aws")
                         ? "AWS IoT bridges are not supported: use bridges.mqtt with tls+mqtt-tcp:// and ssl { }"
                         : "unknown bridge type: Sluice has bridges.mqtt and bridges.kafka");
@@ -68,6 +70,11 @@ public record BridgesConfig(List<MqttBridgeSettings> mqtt, CacheSettings mqttCac
         }
         List<String> notes = new ArrayList<>();
         CacheSettings mqttCache = cache(r, "bridges.mqtt.cache", notes);
+        String nodeId = r.string("bridges.node_id", defaultClientId("sluice", mqttCache.dir()));
+        if (!nodeId.matches("[A-Za-z0-9_.:-]{1,128}")) {
+            throw new ConfigError("bridges.node_id", "a node id may hold 1 to 128 letters, digits, '_', '.', ':'"
+                    + " and '-', got '" + nodeId + "'");
+        }
         CacheSettings kafkaCache = cache(r, "bridges.kafka.cache", notes);
         Map<String, String> names = new HashMap<>();
         List<MqttBridgeSettings> mqtt = new ArrayList<>();
@@ -84,7 +91,7 @@ public record BridgesConfig(List<MqttBridgeSettings> mqtt, CacheSettings mqttCac
                 kafka.add(settings);
             }
         }
-        return new BridgesConfig(mqtt, mqttCache, kafka, kafkaCache, notes);
+        return new BridgesConfig(nodeId, mqtt, mqttCache, kafka, kafkaCache, notes);
     }
 
     /** The bridge names under {@code path} (not {@code cache}): unique across MQTT and Kafka, usable in file and metric names. */

@@ -51,7 +51,8 @@ public final class ConfigLoader {
     /** Reads every section, then rejects keys no section knows. */
     static SluiceConfig read(ConfigReader r) {
         List<ListenerConfig> listeners = listeners(r);
-        MqttSettings mqtt = mqtt(r);
+        BridgesConfig bridges = BridgesConfig.read(r);
+        MqttSettings mqtt = mqtt(r, bridges.nodeId());
         int ioThreads = (int) r.integer("system.num_taskq_thread", 0, 0, 1024);
         r.tolerate("system.daemon", "system.max_taskq_thread", "system.parallel");
         String logLevel = r.choice("log.level", "info", "trace", "debug", "info", "warn", "error");
@@ -63,7 +64,6 @@ public final class ConfigLoader {
         Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
         StreamsConfig streams = StreamsConfig.read(r);
         KafkaConfig kafka = KafkaConfig.read(r, r.has("listeners.ssl") ? tls(r) : null);
-        BridgesConfig bridges = BridgesConfig.read(r);
         r.rejectUnknownKeys();
         return new SluiceConfig(listeners, mqtt, ioThreads, logLevel, auth, monitoring, persistence, exchanges,
                 pluginsDir, streams, kafka, bridges);
@@ -166,7 +166,7 @@ public final class ConfigLoader {
         return new MonitoringConfig(sysInterval, http);
     }
 
-    private static MqttSettings mqtt(ConfigReader r) {
+    private static MqttSettings mqtt(ConfigReader r, String nodeId) {
         MqttSettings d = MqttSettings.defaults();
         r.tolerate("mqtt.property_size", "mqtt.max_awaiting_rel", "mqtt.await_rel_timeout");
         return MqttSettings.builder()
@@ -193,6 +193,7 @@ public final class ConfigLoader {
                 .maxTopicLevels((int) r.integer("mqtt.max_topic_levels", d.maxTopicLevels(), 0, 65535))
                 .messagesRate(r.rate("mqtt.messages_rate", d.messagesRate(), false))
                 .bytesRate(r.rate("mqtt.bytes_rate", d.bytesRate(), true))
+                .nodeId(nodeId)
                 .build();
     }
 }

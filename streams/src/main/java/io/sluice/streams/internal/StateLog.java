@@ -21,6 +21,7 @@ import io.sluice.storage.StoredRecord;
  *  stream/&lt;name&gt;          the settings of a stream created at run time (Kafka CreateTopics), as properties text
  *  producers/&lt;shard&gt;      the producer-state snapshot of one partition ({@link ProducerStates})
  *  producer-ids            the first producer id not yet handed out ({@link ProducerIds})
+ *  groups/&lt;group id&gt;     a consumer group's settled state, saved by the Kafka listener
  * </pre>
  * The name cannot clash with a stream's partition, which always ends in {@code _<digits>}.
  * Thread-safe.

@@ -15,7 +15,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -29,8 +31,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * A real Apache Kafka broker (the version of {@code kafka-clients} on this module's class path) in
  * a child JVM: one node that is both broker and KRaft controller, formatted with {@code StorageTool
- * format --standalone} in a folder the caller owns, on two ephemeral ports. For tests and benchmark
- * drivers that need Kafka as a peer.
+ * format --standalone} in a folder the caller owns, on two ephemeral ports, plus one for each
+ * further {@link Listener} (SASL, TLS). For tests and benchmark drivers that need Kafka as a peer.
  *
  * <pre>{@code
  * try (KafkaBroker kafka = KafkaBroker.start(tempDir)) {
@@ -57,14 +59,36 @@ public final class KafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final List<String> extraProperties;
+    private final Map<Listener, Integer> listeners;
+    private final List<String> scramCredentials;
     private final String classPath;
     private Process process;
 
-    private KafkaBroker(Path dir, int port, int controllerPort, List<String> extraProperties, String classPath) {
+    /**
+     * A listener beside PLAINTEXT, for clients that authenticate or encrypt: its name (upper case,
+     * such as {@code SASL}), its security protocol ({@code SASL_PLAINTEXT}, {@code SSL}, {@code
+     * SASL_SSL}) and the broker's settings for it, each a {@code server.properties} line such as
+     * {@code listener.name.sasl.sasl.enabled.mechanisms=PLAIN}. The broker and its controller keep
+     * talking PLAINTEXT among themselves.
+     */
+    public record Listener(String name, String securityProtocol, List<String> properties) {
+        public Listener {
+            if (!name.matches("[A-Z][A-Z0-9_]*") || name.equals("PLAINTEXT") || name.equals("CONTROLLER")) {
+                throw new IllegalArgumentException("listener name '" + name + "': upper case, and neither PLAINTEXT"
+                        + " nor CONTROLLER");
+            }
+            properties = List.copyOf(properties);
+        }
+    }
+
+    private KafkaBroker(Path dir, int port, int controllerPort, List<String> extraProperties,
+                        Map<Listener, Integer> listeners, List<String> scramCredentials, String classPath) {
         this.dir = dir;
         this.port = port;
         this.controllerPort = controllerPort;
         this.extraProperties = extraProperties;
+        this.listeners = listeners;
+        this.scramCredentials = scramCredentials;
         this.classPath = classPath;
     }
 
@@ -78,9 +102,23 @@ public final class KafkaBroker implements AutoCloseable {
      * {@code "num.partitions=3"}); a line setting a key already set overrides it.
      */
     public static KafkaBroker start(Path dir, List<String> extraProperties) throws IOException {
+        return start(dir, extraProperties, List.of(), List.of());
+    }
+
+    /**
+     * As {@link #start(Path, List)}, with further listeners, each on an ephemeral port of its own
+     * ({@link #bootstrapServers(String)}), and SCRAM users created when the storage is formatted,
+     * each as {@code StorageTool format --add-scram} takes it: {@code SCRAM-SHA-256=[name=alice,password=secret]}.
+     */
+    public static KafkaBroker start(Path dir, List<String> extraProperties, List<Listener> listeners,
+                                    List<String> scramCredentials) throws IOException {
         Files.createDirectories(dir);
+        Map<Listener, Integer> ports = new LinkedHashMap<>();
+        for (Listener listener : listeners) {
+            ports.put(listener, freePort());
+        }
         KafkaBroker broker = new KafkaBroker(dir.toAbsolutePath(), freePort(), freePort(), List.copyOf(extraProperties),
-                brokerClassPath());
+                ports, List.copyOf(scramCredentials), brokerClassPath());
         broker.writeConfiguration();
         broker.format();
         broker.launch();
@@ -90,6 +128,16 @@ public final class KafkaBroker implements AutoCloseable {
     /** {@code host:port} of the broker's PLAINTEXT listener, for {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** {@code host:port} of the further listener {@code name}. */
+    public String bootstrapServers(String name) {
+        for (Map.Entry<Listener, Integer> listener : listeners.entrySet()) {
+            if (listener.getKey().name().equals(name)) {
+                return "127.0.0.1:" + listener.getValue();
+            }
+        }
+        throw new IllegalArgumentException("the Kafka broker in " + dir + " has no listener " + name);
     }
 
     /** The folder holding the broker's configuration, data and log. */
@@ -170,15 +218,22 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void writeConfiguration() throws IOException {
+        StringBuilder bound = new StringBuilder("PLAINTEXT://127.0.0.1:" + port);
+        StringBuilder protocols = new StringBuilder("CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        for (Map.Entry<Listener, Integer> listener : listeners.entrySet()) {
+            bound.append(',').append(listener.getKey().name()).append("://127.0.0.1:").append(listener.getValue());
+            protocols.append(',').append(listener.getKey().name()).append(':')
+                    .append(listener.getKey().securityProtocol());
+        }
         List<String> lines = new ArrayList<>(List.of(
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.bootstrap.servers=127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=" + bound + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=" + bound,
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                "listener.security.protocol.map=" + protocols,
                 "log.dirs=" + dir.resolve("data"),
                 "num.partitions=1",
                 "offsets.topic.replication.factor=1",
@@ -192,6 +247,7 @@ public final class KafkaBroker implements AutoCloseable {
                 "auto.create.topics.enable=true",
                 // The default 128 MiB is allocated on the heap at start-up and does not fit -Xmx192m.
                 "log.cleaner.dedupe.buffer.size=8388608"));
+        listeners.keySet().forEach(listener -> lines.addAll(listener.properties()));
         lines.addAll(extraProperties);
         Files.write(dir.resolve("server.properties"), lines, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
@@ -218,8 +274,13 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void format() throws IOException {
-        Process formatting = new ProcessBuilder(java("kafka.tools.StorageTool", "format",
-                "-t", UUID.randomUUID().toString(), "-c", dir.resolve("server.properties").toString(), "--standalone"))
+        List<String> args = new ArrayList<>(List.of("format", "-t", UUID.randomUUID().toString(),
+                "-c", dir.resolve("server.properties").toString(), "--standalone"));
+        for (String credential : scramCredentials) {
+            args.add("--add-scram");
+            args.add(credential);
+        }
+        Process formatting = new ProcessBuilder(java("kafka.tools.StorageTool", args.toArray(String[]::new)))
                 .redirectErrorStream(true).start();
         String output = readAll(formatting.getInputStream());
         try {

@@ -1,0 +1,75 @@
+package io.sluice.kafka.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+import io.sluice.storage.Header;
+import io.sluice.storage.Record;
+import io.sluice.storage.StoredRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.junit.jupiter.api.Test;
+
+/** A written batch is what kafka-clients' own reader accepts: valid CRC, every field back as written. */
+class RecordBatchWriterTest {
+
+    @Test
+    void kafkaClientsReadBackEveryFieldOfAWrittenBatch() {
+        List<StoredRecord> written = new ArrayList<>();
+        long base = 1_000_000_000_000L;
+        for (int i = 0; i < 300; i++) {
+            byte[] key = i % 3 == 0 ? null : ("sensors/ä/" + i).getBytes(StandardCharsets.UTF_8);
+            byte[] value = i % 7 == 0 ? null : new byte[i * 37 % 2000];
+            List<Header> headers = i % 2 == 0 ? List.of() : List.of(new Header("mqtt.qos", new byte[] {'1'}),
+                    new Header("größe", null), new Header("k" + i, "v".repeat(i).getBytes(StandardCharsets.UTF_8)));
+            // Offsets with gaps (compaction) and timestamps going back and forth.
+            written.add(new StoredRecord(5 + i * 3L, new Record(key, value, base + (i % 5) * 1000 - 2000, List.of(),
+                    headers)));
+        }
+        MemoryRecords records = MemoryRecords.readableRecords(RecordBatchWriter.write(written, 7));
+        Iterator<MutableRecordBatch> batches = records.batches().iterator();
+        MutableRecordBatch batch = batches.next();
+        batch.ensureValid();
+        assertEquals(7, batch.partitionLeaderEpoch());
+        assertEquals(5, batch.baseOffset());
+        assertEquals(5 + 299 * 3, batch.lastOffset());
+        int i = 0;
+        for (org.apache.kafka.common.record.internal.Record read : batch) {
+            Record expected = written.get(i).record();
+            assertEquals(written.get(i).offset(), read.offset());
+            assertEquals(expected.timestamp(), read.timestamp());
+            assertArrayEquals(expected.key(), bytes(read.key()), "key " + i);
+            assertArrayEquals(expected.value(), bytes(read.value()), "value " + i);
+            assertEquals(expected.headers().size(), read.headers().length);
+            for (int h = 0; h < read.headers().length; h++) {
+                assertEquals(expected.headers().get(h).key(), read.headers()[h].key());
+                assertArrayEquals(expected.headers().get(h).value(), read.headers()[h].value());
+            }
+            i++;
+        }
+        assertEquals(written.size(), i);
+        assertEquals(false, batches.hasNext());
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer buffer) {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    @Test
+    void aNullValueIsNullNotEmpty() {
+        var batch = MemoryRecords.readableRecords(RecordBatchWriter.write(List.of(new StoredRecord(0,
+                new Record("k".getBytes(StandardCharsets.UTF_8), null, 1, List.of()))), 0)).batches().iterator().next();
+        assertNull(batch.iterator().next().value());
+    }
+}
