@@ -1,4 +1,4 @@
-package io.sluice.broker.connection;
+package io.sluice.broker.transport;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,25 +7,22 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.mqtt.MqttDecoder;
-import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.broker.Broker;
 import io.sluice.broker.MqttSettings;
+import io.sluice.broker.connection.Connection;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.metrics.BrokerMetrics;
 
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * Fuzzes what a client can send: the bytes go through the handlers {@code MqttListener} installs
- * ({@link BridgeBit}, Netty's {@link MqttDecoder}, the idle timer, {@link Connection}) on an {@link EmbeddedChannel},
- * in front of a real {@link Broker} (docs/reliability.md). The first input byte picks MQTT 3.1.1 or 5
+ * Fuzzes what a client can send: the bytes go through the handlers every connection gets
+ * ({@link MqttListener#addMqtt}: byte counter, Netty's MQTT decoder, idle timer, {@link Connection})
+ * on an {@link EmbeddedChannel}, in front of a real {@link Broker} (docs/reliability.md). The first input byte picks MQTT 3.1.1 or 5
  * and whether a valid CONNECT goes first (so most inputs are packets after CONNECT); the rest is
  * the client's byte stream.
  *
@@ -42,7 +39,6 @@ class MqttInputFuzzTest {
     private static final BrokerCounter[] REASONS = {BrokerCounter.CONNECTIONS_REFUSED,
             BrokerCounter.CONNECTIONS_REFUSED_AUTH, BrokerCounter.DISCONNECTS_PROTOCOL_ERROR,
             BrokerCounter.DISCONNECTS_NOT_AUTHORIZED};
-    private static final int MAX_CLIENT_ID_LENGTH = 65535;
 
     private static Broker broker;
 
@@ -56,12 +52,8 @@ class MqttInputFuzzTest {
         byte[] stream = concat(connect, Arrays.copyOfRange(data, 1, data.length));
         ClientDisconnect disconnect = new ClientDisconnect();
         EmbeddedChannel channel = new EmbeddedChannel();
-        channel.pipeline().addLast("bridge-bit", new BridgeBit())
-                .addLast("decoder", new MqttDecoder(broker().settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH))
-                .addLast("encoder", MqttEncoder.INSTANCE)
-                .addLast("idle", new IdleStateHandler(broker().settings().connectTimeoutMillis(), 0, 0, TimeUnit.MILLISECONDS))
-                .addLast("client-disconnect", disconnect)
-                .addLast("mqtt", new Connection(broker(), false));
+        MqttListener.addMqtt(channel.pipeline(), broker(), new TrafficCounter(broker().metrics()), false);
+        channel.pipeline().addBefore("mqtt", "client-disconnect", disconnect);
         long reasonsBefore = reasons();
         try {
             channel.writeInbound(Unpooled.wrappedBuffer(stream));
