@@ -98,9 +98,10 @@ public final class SoakDriver {
                 if (System.nanoTime() >= nextKill && System.nanoTime() < end - killEvery / 4) {
                     runs.add(new long[] {broker.incarnation(), runMaxRss, broker.liveHeapKib()});
                     broker.kill();
-                    System.out.printf(Locale.ROOT, "%.0f s: kill -9 of broker run %d%n",
-                            (System.nanoTime() - started) / 1e9, broker.incarnation());
+                    long killed = System.nanoTime();
                     broker.start();
+                    System.out.printf(Locale.ROOT, "%.0f s: kill -9 of broker run %d; accepting connections again after %.1f s%n",
+                            (killed - started) / 1e9, broker.incarnation() - 1, (System.nanoTime() - killed) / 1e9);
                     runMaxRss = 0;
                     nextKill += killEvery;
                 }

@@ -71,7 +71,7 @@ public final class SoakPlot {
             int y = bottom - (bottom - top - 20) * i / 5;
             g.drawString(String.format(Locale.ROOT, "%.0f", yMax * i / 5), 5, y + 4);
             int xx = left + (right - left) * i / 5;
-            g.drawString(String.format(Locale.ROOT, "%.0f min", xMax * i / 5), xx - 15, bottom + 15);
+            g.drawString(String.format(Locale.ROOT, "%.0f min", xMax * i / 5), i == 5 ? xx - 45 : xx - 15, bottom + 15);
         }
         g.setColor(Color.GRAY);
         g.setStroke(new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {4, 4}, 0));
