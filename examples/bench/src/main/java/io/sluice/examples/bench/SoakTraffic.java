@@ -21,6 +21,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The soak's clients, each kind on its own thread while {@link #running}: paced publishers of
@@ -67,6 +68,7 @@ final class SoakTraffic {
     void stop() throws InterruptedException {
         running = false;
         for (Thread thread : threads) {
+            thread.interrupt(); // out of its pauses: the offline subscriber must not leave during the drain
             thread.join(TimeUnit.SECONDS.toMillis(30));
         }
     }
@@ -84,6 +86,9 @@ final class SoakTraffic {
                 try {
                     body.run();
                 } catch (RuntimeException e) {
+                    if (!running) {
+                        return; // interrupted by stop()
+                    }
                     pause(500); // the broker is being restarted, or a client lost a race; carry on
                 }
             }
@@ -153,7 +158,11 @@ final class SoakTraffic {
 
     /** Connects, trying again while the broker restarts; with automatic reconnect it then stays connected. */
     private void connect(Mqtt5AsyncClient client, boolean cleanStart) {
-        while (running && !client.getState().isConnectedOrReconnect()) {
+        connect(client, cleanStart, () -> running);
+    }
+
+    private static void connect(Mqtt5AsyncClient client, boolean cleanStart, BooleanSupplier keepTrying) {
+        while (keepTrying.getAsBoolean() && !client.getState().isConnectedOrReconnect()) {
             try {
                 client.connectWith().cleanStart(cleanStart).sessionExpiryInterval(cleanStart ? 0 : 3600).send().join();
             } catch (RuntimeException e) {
@@ -162,9 +171,10 @@ final class SoakTraffic {
         }
     }
 
-    /** Makes sure the persistent subscribers are connected, to drain their sessions at the end. */
+    /** Makes sure the persistent subscribers are connected (for up to a minute), to drain their sessions at the end. */
     void reconnectKeepers() {
-        keepers.forEach(keeper -> connect(keeper, false));
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        keepers.forEach(keeper -> connect(keeper, false, () -> System.nanoTime() < deadline));
     }
 
     private void churn() {
