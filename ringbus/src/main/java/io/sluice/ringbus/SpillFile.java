@@ -60,6 +60,8 @@ public final class SpillFile {
     static final int BODY_LENGTH_OFFSET = MAX_TS_OFFSET + 8;
     /** Length of the header. */
     public static final int HEADER_LENGTH = BODY_LENGTH_OFFSET + 8;
+    /** Bytes of a record with an empty topic and no data: ts, offset, topic length, data length. */
+    static final int MIN_RECORD_LENGTH = 8 + 8 + 2 + 4;
     /** Length of the CRC trailer. */
     public static final int TRAILER_LENGTH = 4;
     /** Suffix of complete spill files. */
@@ -166,11 +168,13 @@ public final class SpillFile {
         }
         int count = header.getInt(COUNT_OFFSET);
         long body = header.getLong(BODY_LENGTH_OFFSET);
-        if (count < 1) {
-            throw new CorruptSpillFileException(path, COUNT_OFFSET, "record count " + count);
-        }
         if (body < 0 || HEADER_LENGTH + body + TRAILER_LENGTH != length) {
             throw new CorruptSpillFileException(path, BODY_LENGTH_OFFSET, "body length " + body + " does not match file length " + length);
+        }
+        // Checked against the body so that a damaged count cannot make the reader allocate for it.
+        if (count < 1 || count > body / MIN_RECORD_LENGTH) {
+            throw new CorruptSpillFileException(path, COUNT_OFFSET, "record count " + count + " does not fit a body of "
+                    + body + " bytes (a record takes at least " + MIN_RECORD_LENGTH + ")");
         }
         return new SpilledBatch(path, count, header.getLong(FIRST_OFFSET_OFFSET), header.getLong(LAST_OFFSET_OFFSET),
                 header.getLong(MIN_TS_OFFSET), header.getLong(MAX_TS_OFFSET), length);

@@ -22,6 +22,10 @@ public final class TopicFilter {
 
     /** Parses and validates {@code raw}; {@code maxLevels} of 0 means unlimited. */
     public static TopicFilter parse(String raw, int maxLevels) throws InvalidTopicException {
+        if (raw == null) {
+            // a stored subscription whose filter string reads back as null (a damaged state record)
+            throw new InvalidTopicException("(null)", "a topic filter is required");
+        }
         if (!raw.startsWith(SHARE_PREFIX)) {
             validateFilter(raw, raw, maxLevels);
             return new TopicFilter(raw, raw, null);

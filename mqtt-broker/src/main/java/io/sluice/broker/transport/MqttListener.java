@@ -118,14 +118,22 @@ public final class MqttListener implements AutoCloseable {
             if (spec.webSocketPath() != null) {
                 addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
             }
-            p.addLast("traffic", traffic);
-            p.addLast("bridge-bit", new BridgeBit());
-            p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
-            p.addLast("encoder", MqttEncoder.INSTANCE);
-            p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
-                    TimeUnit.MILLISECONDS));
-            p.addLast("mqtt", new Connection(broker, spec.peerCertAsUsername()));
+            addMqtt(p, broker, traffic, spec.peerCertAsUsername());
         }
+    }
+
+    /**
+     * The MQTT part of every connection's pipeline, after TLS and the WebSocket: byte counter,
+     * decoder, encoder, idle timer and {@link Connection}. The fuzz test runs it on an EmbeddedChannel.
+     */
+    static void addMqtt(ChannelPipeline p, Broker broker, TrafficCounter traffic, boolean peerCertAsUsername) {
+        p.addLast("traffic", traffic);
+        p.addLast("bridge-bit", new BridgeBit());
+        p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
+        p.addLast("encoder", MqttEncoder.INSTANCE);
+        p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
+                TimeUnit.MILLISECONDS));
+        p.addLast("mqtt", new Connection(broker, peerCertAsUsername));
     }
 
     /** HTTP upgrade at {@code path} with subprotocol {@code mqtt}; then frames in, bytes out (and back). */

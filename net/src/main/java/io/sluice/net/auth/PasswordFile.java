@@ -27,8 +27,9 @@ import java.util.Set;
  * </pre>
  * The user name runs up to the first {@code ':'} (so it cannot contain one) and is compared
  * exactly, case included; the rest is a {@link ScramCredential} in its text form. Blank lines and
- * lines starting with {@code #} are ignored. A user listed twice, an empty name or a verifier that
- * does not parse makes the whole file invalid, reported with its line. No password is stored:
+ * lines starting with {@code #} are ignored. A user listed twice, a name {@link #checkUserName}
+ * refuses (empty, with control characters, or with blanks before the {@code ':'}) or a verifier
+ * that does not parse makes the whole file invalid, reported with its line. No password is stored:
  * the verifier is derived with PBKDF2-HMAC-SHA256 and a random salt per user.
  *
  * <p>Updates are atomic: the new contents go to a temporary file in the same directory, which is
@@ -58,6 +59,11 @@ public final class PasswordFile {
                 throw new InvalidFileException(file, i + 1, "expected <user>:" + ScramCredential.MECHANISM + "$...");
             }
             String user = line.substring(0, colon);
+            try {
+                checkUserName(user); // what reads must be writable again: bin/sluice passwd rewrites the file
+            } catch (IllegalArgumentException e) {
+                throw new InvalidFileException(file, i + 1, e.getMessage());
+            }
             ScramCredential credential;
             try {
                 credential = ScramCredential.parse(line.substring(colon + 1));

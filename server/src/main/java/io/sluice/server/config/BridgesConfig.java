@@ -127,7 +127,7 @@ public record BridgesConfig(String nodeId, List<MqttBridgeSettings> mqtt, CacheS
                 "refuse_new"));
         FlushPolicy flush = FlushPolicy.fromConfig(r.choice(p + ".flush", "interval", "none", "interval", "always"));
         try {
-            return new CacheSettings(Path.of(r.string(p + ".mounted_file_path", DEFAULT_DIR)),
+            return new CacheSettings(r.path(p + ".mounted_file_path", DEFAULT_DIR),
                     r.integer(p + ".disk_cache_size", 102_400, 0, Long.MAX_VALUE),
                     r.bytes(p + ".disk_cache_bytes", 1L << 30, 1024, Long.MAX_VALUE),
                     fullPolicy, flush,

@@ -61,7 +61,7 @@ public final class ConfigLoader {
         MonitoringConfig monitoring = monitoring(r, auth);
         PersistenceSettings persistence = persistence(r);
         List<ExchangeConfig> exchanges = ExchangeConfig.read(r);
-        Path pluginsDir = Path.of(r.string("plugins.dir", "plugins"));
+        Path pluginsDir = r.path("plugins.dir", "plugins");
         StreamsConfig streams = StreamsConfig.read(r);
         KafkaConfig kafka = KafkaConfig.read(r, r.has("listeners.ssl") ? tls(r) : null);
         r.rejectUnknownKeys();
@@ -72,7 +72,7 @@ public final class ConfigLoader {
     /** {@code persistence { enabled, dir, flush, flush_interval }}; a relative dir is relative to the working directory. */
     private static PersistenceSettings persistence(ConfigReader r) {
         boolean enabled = r.bool("persistence.enabled", true);
-        Path dir = Path.of(r.string("persistence.dir", "data/state"));
+        Path dir = r.path("persistence.dir", "data/state");
         FlushPolicy flush = FlushPolicy.fromConfig(r.choice("persistence.flush", "interval", "none", "interval", "always"));
         long interval = r.millis("persistence.flush_interval", 1000, 1, 3_600_000);
         return new PersistenceSettings(enabled, dir, flush, interval);

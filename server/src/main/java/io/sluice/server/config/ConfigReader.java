@@ -9,6 +9,7 @@ import io.sluice.net.limits.Rate;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -314,6 +315,19 @@ public final class ConfigReader {
         }
     }
 
+    /** A path, or {@code fallback} (which may be null) when the key is not set; relative paths stay relative. */
+    public Path path(String path, String fallback) {
+        String text = string(path, fallback);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new ConfigError(pathOf(path), "is not a usable path: " + e.getMessage(), e);
+        }
+    }
+
     /**
      * A file that must exist and be readable, or null if the key is not set. A relative name is
      * resolved against the configuration file's folder.
@@ -326,7 +340,12 @@ public final class ConfigReader {
         if (text.isBlank()) {
             throw new ConfigError(pathOf(path), "must name a file");
         }
-        Path file = baseDir.resolve(text).normalize();
+        Path file;
+        try {
+            file = baseDir.resolve(text).normalize();
+        } catch (InvalidPathException e) {
+            throw new ConfigError(pathOf(path), "is not a usable file name: " + e.getMessage(), e);
+        }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new ConfigError(pathOf(path), "file '" + file + "' does not exist or cannot be read");
         }

@@ -98,7 +98,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
 
     private static QueryServerSettings query(ConfigReader r, String client) {
         QueryServerSettings d = QueryServerSettings.defaults(QueryServerSettings.DEFAULT_URL);
-        String spoolDir = r.string(client + ".spool_dir", null);
+        Path spoolDir = r.path(client + ".spool_dir", null);
         try {
             return new QueryServerSettings(
                     r.string(client + ".exchange_url", d.url()),
@@ -106,7 +106,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     (int) r.bytes(client + ".max_frame_bytes", d.maxFrameBytes(), 0, Integer.MAX_VALUE),
                     (int) r.bytes(client + ".max_sync_bytes", d.maxSyncBytes(), 0, Integer.MAX_VALUE),
                     Duration.ofMillis(r.millis(client + ".send_timeout", d.sendTimeout().toMillis(), 0, Long.MAX_VALUE)),
-                    spoolDir == null ? d.spoolDir() : Path.of(spoolDir),
+                    spoolDir == null ? d.spoolDir() : spoolDir,
                     (int) r.integer(client + ".query_nice", d.nice(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         } catch (IllegalArgumentException e) {
             throw ConfigError.in(client, e);
@@ -116,7 +116,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
     private static RingSettings ring(ConfigReader r, String base) {
         RingSettings d = RingSettings.defaults();
         String ring = base + ".ringbus";
-        String spillDir = r.string(ring + ".spill_dir", null);
+        Path spillDir = r.path(ring + ".spill_dir", null);
         return new RingSettings(
                 r.string(ring + ".name", d.name()),
                 (int) r.integer(ring + ".cap", d.cap(), Integer.MIN_VALUE, Integer.MAX_VALUE),
@@ -124,7 +124,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                 Duration.ofMillis(r.millis(base + ".flush_interval", d.flushInterval().toMillis(), 0, Long.MAX_VALUE)),
                 r.bytes(base + ".max_batch_bytes", d.maxBatchBytes(), 0, Long.MAX_VALUE),
                 (int) r.integer(ring + ".slots", d.slots(), 0, Integer.MAX_VALUE),
-                spillDir == null ? null : Path.of(spillDir));
+                spillDir);
     }
 
     /**
@@ -141,7 +141,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
      */
     private static Storage storage(ConfigReader r, String path, Storage defaults) {
         LogSettings d = defaults.log();
-        String dir = r.string(path + ".dir", null);
+        Path dir = r.path(path + ".dir", null);
         unlimitedOnly(r, path + "." + LogSettings.RETENTION_MS);
         unlimitedOnly(r, path + "." + LogSettings.RETENTION_BYTES);
         LogSettings.Builder log = d.toBuilder()
@@ -155,7 +155,7 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                 .flushIntervalMs(milliseconds(r, path + "." + LogSettings.FLUSH_INTERVAL_MS, d.flushIntervalMs()))
                 .flushMessages(r.integer(path + "." + LogSettings.FLUSH_MESSAGES, d.flushMessages(), 1, Long.MAX_VALUE));
         try {
-            return new Storage(dir == null ? defaults.dir() : Path.of(dir), log.build());
+            return new Storage(dir == null ? defaults.dir() : dir, log.build());
         } catch (IllegalArgumentException e) {
             throw ConfigError.in(path, e);
         }

@@ -57,7 +57,7 @@ public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings 
                 .retentionBytes(LogSettings.UNLIMITED)
                 .cleanupPolicy(CleanupPolicy.DELETE)
                 .build();
-        Path dir = Path.of(r.string("streams." + DIR, "data/streams"));
+        Path dir = r.path("streams." + DIR, "data/streams");
         List<StreamSettings> streams = new ArrayList<>();
         Map<String, String> kafkaNames = new HashMap<>();
         for (String name : r.blockNames("streams")) {

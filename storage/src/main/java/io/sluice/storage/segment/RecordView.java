@@ -1,5 +1,6 @@
 package io.sluice.storage.segment;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,6 +34,8 @@ final class RecordView {
     /**
      * Parses the record starting at {@code index} of {@code buffer}, a batch with the given base
      * offset and first timestamp that ends at {@code batchEnd}; returns the index after the record.
+     * Every length inside the record is checked against the record's end here, so the accessors
+     * that read tags and headers later cannot run past it.
      *
      * @throws IllegalArgumentException when the framing does not fit inside the batch
      */
@@ -42,6 +45,14 @@ final class RecordView {
             cursor = buffer.duplicate();
         }
         cursor.limit(batchEnd).position(index);
+        try {
+            return parseFraming(index, batchEnd, baseOffset, firstTimestamp);
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("record at batch index " + index + " runs past its end (batch end " + batchEnd + ")", e);
+        }
+    }
+
+    private int parseFraming(int index, int batchEnd, long baseOffset, long firstTimestamp) {
         int length = Varint.readInt(cursor);
         start = index;
         end = cursor.position() + length;
@@ -52,37 +63,54 @@ final class RecordView {
         cursor.limit(end);
         byte attributes = cursor.get();
         timestamp = firstTimestamp + Varint.readLong(cursor);
+        if (timestamp < 0) {
+            throw new IllegalArgumentException("record at batch index " + index + " has a negative timestamp " + timestamp);
+        }
         offset = baseOffset + Varint.readInt(cursor);
         keyLength = Varint.readInt(cursor);
         keyIndex = cursor.position();
-        skip(keyLength);
+        skipNullable(keyLength);
         valueLength = Varint.readInt(cursor);
         valueIndex = cursor.position();
-        skip(valueLength);
-        tagCount = Varint.readInt(cursor);
+        skipNullable(valueLength);
+        tagCount = count(Varint.readInt(cursor), "tag", index);
         tagsIndex = cursor.position();
-        if (tagCount < 0) {
-            throw new IllegalArgumentException("negative tag count " + tagCount + " at batch index " + index);
+        for (int i = 0; i < tagCount; i++) {
+            skip(Varint.readInt(cursor));
         }
         headerCount = 0;
         headersIndex = end;
         if ((attributes & RecordBatch.HAS_HEADERS) != 0) {
-            for (int i = 0; i < tagCount; i++) {
-                skip(Varint.readInt(cursor));
-            }
-            headerCount = Varint.readInt(cursor);
+            headerCount = count(Varint.readInt(cursor), "header", index);
             headersIndex = cursor.position();
-            if (headerCount < 0) {
-                throw new IllegalArgumentException("negative header count " + headerCount + " at batch index " + index);
+            for (int i = 0; i < headerCount; i++) {
+                skip(Varint.readInt(cursor));
+                skipNullable(Varint.readInt(cursor));
             }
         }
         return end;
     }
 
-    private void skip(int length) {
-        if (length > 0) {
-            cursor.position(cursor.position() + length);
+    private static int count(int count, String what, int index) {
+        if (count < 0) {
+            throw new IllegalArgumentException("negative " + what + " count " + count + " at batch index " + index);
         }
+        return count;
+    }
+
+    /** Skips a field of {@code length} bytes, -1 meaning absent. */
+    private void skipNullable(int length) {
+        if (length != -1) {
+            skip(length);
+        }
+    }
+
+    private void skip(int length) {
+        if (length < 0 || length > cursor.remaining()) {
+            throw new IllegalArgumentException("field of " + length + " bytes at record index " + cursor.position()
+                    + " does not fit the " + cursor.remaining() + " bytes left of the record");
+        }
+        cursor.position(cursor.position() + length);
     }
 
     long offset() {

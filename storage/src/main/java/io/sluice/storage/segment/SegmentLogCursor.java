@@ -29,6 +29,8 @@ final class SegmentLogCursor implements LogCursor {
     private int batchEnd;
     private long batchBase;
     private long batchFirstTimestamp;
+    private long batchLast;
+    private long previousOffset;
     private boolean done;
 
     /**
@@ -68,6 +70,13 @@ final class SegmentLogCursor implements LogCursor {
             log.countCorruptRead();
             throw new CorruptRecordException(segment.logFile(), batches.batchPosition(), "unreadable record: " + e.getMessage());
         }
+        // Readers rely on offsets going up; a batch whose checksum holds but whose records do not is damage too.
+        if (record.offset() <= previousOffset || record.offset() > batchLast) {
+            log.countCorruptRead();
+            throw new CorruptRecordException(segment.logFile(), batches.batchPosition(), "record offset " + record.offset()
+                    + " is not after " + previousOffset + " within the batch's offsets " + batchBase + ".." + batchLast);
+        }
+        previousOffset = record.offset();
     }
 
     private boolean nextBatch() {
@@ -109,6 +118,8 @@ final class SegmentLogCursor implements LogCursor {
         }
         batchBase = base;
         batchFirstTimestamp = RecordBatch.firstTimestamp(buffer, index);
+        batchLast = RecordBatch.lastOffset(buffer, index);
+        previousOffset = base - 1;
         recordsLeft = RecordBatch.recordCount(buffer, index);
         recordIndex = index + RecordBatch.RECORDS_OFFSET;
         batchEnd = index + RecordBatch.sizeInBytes(buffer, index);

@@ -60,11 +60,7 @@ public final class MqttBench {
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
-        MqttBench bench = new MqttBench(options);
+        MqttBench bench = new MqttBench(options(args, 1));
         switch (args[0]) {
             case "throughput" -> bench.throughput();
             case "connect" -> bench.connectRate();
@@ -72,6 +68,15 @@ public final class MqttBench {
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }
         System.exit(0);
+    }
+
+    /** {@code --name value} pairs from {@code args[from]} on, names without the dashes. */
+    static Map<String, String> options(String[] args, int from) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = from; i + 1 < args.length; i += 2) {
+            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        return options;
     }
 
     private String get(String key, String fallback) {
