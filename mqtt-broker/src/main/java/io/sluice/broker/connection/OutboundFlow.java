@@ -27,6 +27,10 @@ final class OutboundFlow {
     private final Connection c;
     private final Runnable drainTask = this::drain;
     private ScheduledFuture<?> retryTask;
+    /** In {@link PendingDrains}' list of connections to drain; owned by the event loop. */
+    boolean drainPending;
+    /** In {@link PendingDrains}' list of connections to flush; owned by the event loop. */
+    boolean flushPending;
 
     OutboundFlow(Connection connection) {
         this.c = connection;
@@ -52,22 +56,39 @@ final class OutboundFlow {
 
     /** Moves queued messages into the socket; flushes once for the whole batch. */
     void drain() {
+        boolean more = drainUnflushed();
+        c.ctx.flush();
+        Channel channel = c.ctx.channel();
+        if (more && channel.isWritable()) {
+            channel.eventLoop().execute(drainTask); // let other channels of this loop run first
+        }
+    }
+
+    /**
+     * Moves queued messages into the channel without flushing, while the inflight window and the
+     * write buffer allow; returns whether deliverable messages remain. Bytes written but not yet
+     * flushed count against the channel's writability, so when they alone fill the write buffer
+     * they are flushed to the kernel first: otherwise messages would wait in the session queue
+     * (and be dropped beyond {@code max_mqueue_len}) while the socket's buffers are empty.
+     */
+    boolean drainUnflushed() {
         Channel channel = c.ctx.channel();
         ConnectedClient client = c.client();
         if (!channel.isActive() || client == null) {
-            return;
+            return false;
         }
         long budget = channel.bytesBeforeUnwritable();
         if (budget <= 0) {
-            return; // channelWritabilityChanged drains again once the client has read
+            c.ctx.flush();
+            budget = channel.bytesBeforeUnwritable();
+            if (budget <= 0) {
+                return false; // channelWritabilityChanged drains again once the client has read
+            }
         }
         int window = Math.min(client.limits().receiveMaximum(), c.broker.settings().maxInflightWindow());
         boolean more = client.session().drain(c.outbox, window, budget, System.currentTimeMillis(), System.nanoTime());
         writeOutbox();
-        c.ctx.flush();
-        if (more && channel.isWritable()) {
-            channel.eventLoop().execute(drainTask); // let other channels of this loop run first
-        }
+        return more;
     }
 
     private void retry() {

@@ -17,7 +17,7 @@ import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
-import io.sluice.broker.connection.BridgeBit;
+import io.sluice.broker.connection.ConnectPeek;
 import io.sluice.broker.connection.Connection;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.net.EventLoops;
@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * it the MQTT pipeline (byte counter, decoder, encoder, idle timer, {@link Connection}), behind
  * TLS and/or a WebSocket when the {@link ListenerSpec} asks for them:
  * <pre>
- * [tls] [http codec, aggregator, WebSocket handshake, {@link WebSocketFrames}] traffic decoder encoder idle mqtt
+ * [tls] [http codec, aggregator, WebSocket handshake, {@link WebSocketFrames}] traffic connect-peek decoder encoder idle mqtt
  * </pre>
  */
 public final class MqttListener implements AutoCloseable {
@@ -119,7 +119,7 @@ public final class MqttListener implements AutoCloseable {
                 addWebSocket(p, spec.webSocketPath(), broker.settings().maxPacketSize(), frames);
             }
             p.addLast("traffic", traffic);
-            p.addLast("bridge-bit", new BridgeBit());
+            p.addLast("connect-peek", new ConnectPeek(broker.settings().maxPacketSize()));
             p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
             p.addLast("encoder", MqttEncoder.INSTANCE);
             p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
