@@ -5,7 +5,6 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.metrics.BrokerCounter;
@@ -16,7 +15,6 @@ import io.sluice.broker.session.Will;
 import io.sluice.net.auth.Authenticator;
 import io.sluice.net.auth.ClientIdentity;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_ACCEPTED;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED;
@@ -145,13 +143,7 @@ final class ConnectHandler {
 
     /** Replaces the CONNECT timeout with the keepalive: silence for keepalive × multiplier closes (MQTT 5 §3.1.2.10). */
     private static void armKeepAlive(Connection c, int keepAliveSeconds, double multiplier) {
-        if (keepAliveSeconds == 0) {
-            c.ctx.pipeline().remove(IdleStateHandler.class);
-            return;
-        }
-        long readerIdleMillis = (long) (keepAliveSeconds * 1000L * multiplier);
-        c.ctx.pipeline().replace(IdleStateHandler.class, "idle",
-                new IdleStateHandler(readerIdleMillis, 0, 0, TimeUnit.MILLISECONDS));
+        c.readDeadline.change((long) (keepAliveSeconds * 1000L * multiplier));
     }
 
     /** A DISCONNECT from the client: MQTT 5 may change the session expiry and ask for the will. */

@@ -66,28 +66,29 @@ public final class ConnectPeek extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
-        if (pending == null) {
-            pending = ctx.alloc().compositeBuffer();
+        ByteBuf buf = bytes; // usually the first read holds all it needs: no composite buffer then
+        if (pending != null) {
+            pending.addComponent(true, bytes);
+            buf = pending;
         }
-        pending.addComponent(true, bytes);
-        int at = levelIndex(pending);
-        if (at == -1) {
-            return; // the level byte has not arrived yet
+        int at = levelIndex(buf);
+        int topicAt = at >= 0 ? longWillTopicIndex(buf, at) : at;
+        if (topicAt == -1) { // the level byte, or a will topic, has not all arrived yet
+            if (pending == null) {
+                pending = ctx.alloc().compositeBuffer();
+                pending.addComponent(true, bytes);
+            }
+            return;
         }
         if (at >= 0) {
-            int topicAt = longWillTopicIndex(pending, at);
-            if (topicAt == -1) {
-                return; // a will topic may follow, not all here yet
-            }
-            clearBridgeBit(ctx.channel(), pending, at);
-            if (topicAt >= 0) {
-                readLongWillTopic(ctx.channel(), pending, topicAt);
-            }
+            clearBridgeBit(ctx.channel(), buf, at);
         }
-        ByteBuf first = pending;
+        if (topicAt >= 0) {
+            readLongWillTopic(ctx.channel(), buf, topicAt);
+        }
         pending = null;
         ctx.pipeline().remove(this);
-        ctx.fireChannelRead(first);
+        ctx.fireChannelRead(buf);
     }
 
     private static void clearBridgeBit(Channel channel, ByteBuf buf, int at) {

@@ -22,7 +22,6 @@ import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
@@ -67,6 +66,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     final Outbox outbox = new Outbox();
     final OutboundFlow outbound;
     final InboundAcks inboundAcks = new InboundAcks(this);
+    final ReadDeadline readDeadline = new ReadDeadline(this);
     ChannelHandlerContext ctx;
 
     /** What CONNECT asked for, from its arrival until CONNACK (an enhanced authentication takes several packets). */
@@ -349,7 +349,14 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     @Override
+    public void channelActive(ChannelHandlerContext context) {
+        readDeadline.start(context, broker.settings().connectTimeoutMillis());
+        context.fireChannelActive();
+    }
+
+    @Override
     public void channelReadComplete(ChannelHandlerContext context) {
+        readDeadline.read();
         context.flush();
     }
 
@@ -362,10 +369,6 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
-        if (event instanceof IdleStateEvent) {
-            idle();
-            return;
-        }
         if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
             closing = true;
             broker.metrics().increment(BrokerCounter.TLS_HANDSHAKES_FAILED);
@@ -375,7 +378,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     /** Nothing read for the CONNECT timeout (before CONNECT) or for keepalive × multiplier (after). */
-    private void idle() {
+    void readTimedOut() {
         if (readsPaused) {
             return; // silent because we stopped reading it, not because it went away
         }
@@ -400,6 +403,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelInactive(ChannelHandlerContext context) {
+        readDeadline.stop();
         if (deferred != null) {
             deferred.forEach(ReferenceCountUtil::release);
             deferred.clear();

@@ -40,18 +40,25 @@ final class OutboundFlow {
         return drainTask;
     }
 
-    /** After CONNACK: resend what was unacknowledged (DUP), start the MQTT 3.x retry timer, then drain the queue. */
+    /** After CONNACK: resend what was unacknowledged (DUP), then drain the queue. */
     void resume() {
         Session session = c.client().session();
         session.resendInflight(c.outbox, System.nanoTime());
         writeOutbox();
+        drain();
+    }
+
+    /**
+     * Starts the MQTT 3.x retry timer when the first QoS 1/2 message goes out: a client that only
+     * ever gets QoS 0 (or connects only briefly, as in a connection storm) costs no timer.
+     */
+    private void startRetryTimer() {
         long retryMillis = c.broker.settings().retryIntervalMillis();
-        if (!c.isMqtt5() && retryMillis > 0) {
+        if (retryTask == null && !c.isMqtt5() && retryMillis > 0 && c.ctx.channel().isActive()) {
             retryTask = c.ctx.executor().scheduleAtFixedRate(this::retry, retryMillis, retryMillis,
                     TimeUnit.MILLISECONDS);
             c.ctx.channel().closeFuture().addListener(f -> retryTask.cancel(false));
         }
-        drain();
     }
 
     /** Moves queued messages into the socket; flushes once for the whole batch. */
@@ -105,6 +112,9 @@ final class OutboundFlow {
         long now = System.currentTimeMillis();
         try {
             for (int i = 0; i < outbox.size(); i++) {
+                if (outbox.packetId(i) != 0) {
+                    startRetryTimer();
+                }
                 if (outbox.isPubRel(i)) {
                     c.ctx.write(Acks.pubRel(outbox.packetId(i), 0));
                 } else {
