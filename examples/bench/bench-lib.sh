@@ -6,8 +6,9 @@ port=${BENCH_PORT:-18830}
 work=$(mktemp -d)
 broker=
 
+# BENCH_CPUS (a taskset CPU list) pins the load generator, e.g. away from a pinned broker.
 bench() {
-  java -cp "examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*" \
+  ${BENCH_CPUS:+taskset -c "$BENCH_CPUS"} java -cp "examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*" \
     io.sluice.examples.bench.MqttBench "$@" --port "$port" --seconds "$seconds" --warmup "$warmup" 2>/dev/null
 }
 
@@ -19,11 +20,12 @@ wait_port() {
 }
 
 # start_sluice NAME [EXTRA_CONFIG]: starts Sluice on $port with its state and files in $work/NAME.
+# SLUICE_BIN runs another build's bin/sluice (to compare two builds with the same driver).
 start_sluice() {
   mkdir -p "$work/$1"
   printf 'listeners.tcp.bind = "127.0.0.1:%s"\nlog.level = warn\npersistence.dir = "%s/state"\nparquet.dir = "%s/parquet"\n%s\n' \
     "$port" "$work/$1" "$work/$1" "${2:-}" > "$work/$1/sluice.conf"
-  bin/sluice -c "$work/$1/sluice.conf" & broker=$!
+  ${SLUICE_BIN:-bin/sluice} -c "$work/$1/sluice.conf" & broker=$!
   wait_port
 }
 

@@ -7,6 +7,7 @@ import io.sluice.broker.routing.Router;
 import io.sluice.broker.routing.Tap;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.broker.session.SessionJournal;
+import io.sluice.broker.session.QueueBudget;
 import io.sluice.broker.session.SessionLimits;
 import io.sluice.broker.session.SessionRegistry;
 import io.sluice.broker.topic.InvalidTopicException;
@@ -56,7 +57,7 @@ public final class Broker implements AutoCloseable {
         this.timer = newTimer();
         this.router = new Router(new RetainedStore(retainedJournal), taps, metrics);
         SessionLimits limits = new SessionLimits(settings.maxMqueueLen(), settings.maxMqueueBytes(),
-                settings.queueQos0());
+                settings.queueQos0(), new QueueBudget(settings.maxQueuedBytes()), settings.maxSessions());
         this.sessions = new SessionRegistry(router, limits, metrics, timer, sessionJournal);
         timer.scheduleWithFixedDelay(this::purgeExpiredRetained, RETAINED_SWEEP_SECONDS, RETAINED_SWEEP_SECONDS,
                 TimeUnit.SECONDS);

@@ -28,13 +28,17 @@ import io.sluice.net.limits.Rate;
  * @param bytesRate                {@code bytes_rate}: PUBLISH payload bytes one client may send, e.g. {@code 1MB/s}
  * @param nodeId                   {@code bridges.node_id}: this broker's name in the bridge path of MQTT 5
  *                                 messages ({@link io.sluice.broker.message.BridgePath}); null for no loop check
+ * @param maxSessions              {@code max_sessions}: sessions held, online or offline (0 = unlimited); a new
+ *                                 one beyond it ends the session offline longest, or is refused if all are online
+ * @param maxQueuedBytes           {@code max_queued_bytes}: bytes queued in all sessions together (0 = unlimited);
+ *                                 beyond it, messages for offline sessions are dropped and counted
  */
 public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBytes, boolean queueQos0,
                            int maxInflightWindow, int receiveMaximum, int topicAliasMaximum, int maxKeepalive,
                            double keepaliveMultiplier, long retryIntervalMillis, long sessionExpiryInterval,
                            long maxSessionExpiryInterval, long connectTimeoutMillis, int maxConnections,
                            int maxSubscriptions, int maxTopicLevels, Rate messagesRate, Rate bytesRate,
-                           String nodeId) {
+                           String nodeId, int maxSessions, long maxQueuedBytes) {
 
     /** The defaults documented in the README. */
     public static MqttSettings defaults() {
@@ -67,6 +71,8 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         private Rate messagesRate = Rate.UNLIMITED;
         private Rate bytesRate = Rate.UNLIMITED;
         private String nodeId;
+        private int maxSessions = 100_000;
+        private long maxQueuedBytes = 256L * 1024 * 1024;
 
         private Builder() {
         }
@@ -156,6 +162,16 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
             return this;
         }
 
+        public Builder maxSessions(int v) {
+            maxSessions = v;
+            return this;
+        }
+
+        public Builder maxQueuedBytes(long v) {
+            maxQueuedBytes = v;
+            return this;
+        }
+
         public Builder bytesRate(Rate v) {
             bytesRate = v;
             return this;
@@ -171,7 +187,8 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
             return new MqttSettings(maxPacketSize, maxMqueueLen, maxMqueueBytes, queueQos0, maxInflightWindow,
                     receiveMaximum, topicAliasMaximum, maxKeepalive, keepaliveMultiplier, retryIntervalMillis,
                     sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis, maxConnections,
-                    maxSubscriptions, maxTopicLevels, messagesRate, bytesRate, nodeId);
+                    maxSubscriptions, maxTopicLevels, messagesRate, bytesRate, nodeId,
+                    maxSessions, maxQueuedBytes);
         }
     }
 
@@ -202,6 +219,8 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
                 "must be between 0 (unlimited) and 65535", maxTopicLevels);
         require(messagesRate != null, "messages_rate", "must be set", null);
         require(bytesRate != null, "bytes_rate", "must be set", null);
+        require(maxSessions >= 0, "max_sessions", "must be 0 (unlimited) or positive", maxSessions);
+        require(maxQueuedBytes >= 0, "max_queued_bytes", "must be 0 (unlimited) or positive", maxQueuedBytes);
     }
 
     private static void require(boolean ok, String key, String rule, Object value) {

@@ -1,5 +1,6 @@
 package io.sluice.query;
 
+import io.sluice.query.wire.CommandText;
 import io.sluice.query.wire.ErrFrame;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeQuery;
@@ -163,7 +164,7 @@ public final class QueryServer implements AutoCloseable {
                     + rateLimit.millisUntilReset() + " ms");
             return;
         }
-        String text = new String(request.bytes(), StandardCharsets.ISO_8859_1);
+        String text = CommandText.decode(request.bytes());
         if (request.multipart()) {
             count(QueryCounter.BAD_COMMANDS);
             refuse(CommandException.BAD_COMMAND, "a request is one frame holding the command; got a multi-frame message");

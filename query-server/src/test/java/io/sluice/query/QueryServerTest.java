@@ -155,6 +155,25 @@ class QueryServerTest {
     }
 
     @Test
+    void aRefusalQuotesANonAsciiCommandAsItWasWritten() throws Exception {
+        Exchange exchange = spreadOverFilesQueueAndRing();
+        QueryServer server = fixture.server(exchange);
+        // PAIR serves one peer at a time: the raw client first, then the library's client
+        try (RawPairClient client = RawPairClient.connect(server.endpoint())) {
+            client.send(new byte[] {'z', (byte) 0xC3, '(', '-', '1', '-', '2'}); // 0xC3 0x28 is not UTF-8
+            String err = new String(client.receive(), StandardCharsets.US_ASCII);
+            assertTrue(err.startsWith("ERR BAD_VERB "), err);
+            assertTrue(err.contains("\\\\xc3("), "the byte that is not UTF-8 is shown as such: " + err);
+            assertArrayEquals(new byte[] {0x0B, (byte) 0xAD}, client.receive());
+        }
+        ExchangeConsumer consumer = fixture.consumer(server);
+        try (Query query = consumer.query("donn\u00e9es-1-2")) {
+            QueryError error = assertThrows(QueryError.class, query::nextFrame);
+            assertTrue(error.reason().contains("donn\u00e9es"), "decoded as UTF-8: " + error.reason());
+        }
+    }
+
+    @Test
     void queriesOverLimitFrequencyAreRefusedWithRateLimited() throws Exception {
         Exchange exchange = spreadOverFilesQueueAndRing();
         QueryServer server = fixture.server(exchange, QueryServerSettings.defaults(Fixture.ANY_PORT).withLimitFrequency(2));

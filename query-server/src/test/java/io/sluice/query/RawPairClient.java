@@ -36,6 +36,10 @@ final class RawPairClient implements AutoCloseable {
         socket.send(command.getBytes(StandardCharsets.ISO_8859_1), 0);
     }
 
+    void send(byte[] command) {
+        socket.send(command, 0);
+    }
+
     void sendMultipart(String first, String second) {
         socket.sendMore(first.getBytes(StandardCharsets.ISO_8859_1));
         socket.send(second.getBytes(StandardCharsets.ISO_8859_1), 0);

@@ -2,8 +2,8 @@ package io.sluice.stream;
 
 /**
  * A query command that cannot be served as written. The query channel answers it with one frame
- * {@code ERR <code> <reason>}, so both parts are ASCII and the code is one of the stable tokens
- * below (plugins may add their own, upper case, no spaces).
+ * {@code ERR <code> <reason>}: the code is one of the stable tokens below (plugins may add their
+ * own, upper case, no spaces), the reason is text that the frame escapes to ASCII.
  */
 public final class CommandException extends Exception {
 
@@ -27,7 +27,7 @@ public final class CommandException extends Exception {
             throw new IllegalArgumentException("error code must be upper-case ASCII letters, digits or '_', was " + code);
         }
         this.code = code;
-        this.reason = ascii(reason);
+        this.reason = reason;
     }
 
     /** The stable error token, e.g. {@link #BAD_RANGE}. */
@@ -35,22 +35,8 @@ public final class CommandException extends Exception {
         return code;
     }
 
-    /** What is wrong, printable ASCII, one line. */
+    /** What is wrong, as text (it may quote the command). */
     public String reason() {
         return reason;
-    }
-
-    /** Printable ASCII: other characters become {@code \\uXXXX}, so the ERR frame stays one ASCII line. */
-    static String ascii(String text) {
-        StringBuilder sb = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= 0x20 && c < 0x7F) {
-                sb.append(c);
-            } else {
-                sb.append(String.format("\\u%04x", (int) c));
-            }
-        }
-        return sb.toString();
     }
 }

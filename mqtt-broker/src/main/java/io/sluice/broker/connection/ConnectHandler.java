@@ -5,20 +5,21 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.codec.InboundProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.ClientInfo;
+import io.sluice.broker.session.SessionLimitReached;
 import io.sluice.broker.session.SessionRegistry;
 import io.sluice.broker.session.Will;
 import io.sluice.net.auth.Authenticator;
 import io.sluice.net.auth.ClientIdentity;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_ACCEPTED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE;
 
 /**
  * CONNECT and DISCONNECT (MQTT 5 §3.1, §3.14): reads CONNECT into a {@link ConnectRequest},
@@ -33,8 +34,8 @@ final class ConnectHandler {
 
     /** Handles the first packet; the client is connected once {@link #accept} ran. */
     static void connect(Connection c, MqttConnectMessage msg) throws ProtocolViolation, ConnectRefused {
-        ConnectRequest request = ConnectRequest.read(msg, c.certificateUsername(), c.remoteAddress(),
-                c.broker.settings());
+        ConnectRequest request = ConnectRequest.read(msg, c.certificateUsername(),
+                ConnectPeek.longWillTopic(c.ctx.channel()), c.remoteAddress(), c.broker.settings());
         c.request = request;
         if (request.authMethod() != null) {
             AuthHandler.start(c, request);
@@ -60,13 +61,19 @@ final class ConnectHandler {
      * answer CONNACK (with the exchange's method and final Authentication Data, if any). A will
      * the client may not publish is dropped, not refused.
      */
-    static void accept(Connection c, ClientIdentity identity, String authMethod, byte[] authData) {
+    static void accept(Connection c, ClientIdentity identity, String authMethod, byte[] authData)
+            throws ConnectRefused {
         ConnectRequest request = c.request;
         MqttSettings settings = c.broker.settings();
         long expiry = grantedExpiry(request, settings);
         int keepAlive = grantedKeepAlive(request, settings);
-        SessionRegistry.Attachment attachment = c.broker.sessions().attach(
-                identity.clientId(), request.cleanStart(), expiry, c);
+        SessionRegistry.Attachment attachment;
+        try {
+            attachment = c.broker.sessions().attach(identity.clientId(), request.cleanStart(), expiry, c);
+        } catch (SessionLimitReached e) {
+            throw new ConnectRefused(request.isMqtt5() ? CONNECTION_REFUSED_QUOTA_EXCEEDED
+                    : CONNECTION_REFUSED_SERVER_UNAVAILABLE, e.getMessage());
+        }
         c.accepted(new ConnectedClient(request.version(), identity, authMethod, attachment.session(),
                 authorisedWill(c, request.will(), identity), aliases(request, settings),
                 PublishThrottle.of(settings.messagesRate(), settings.bytesRate(), System.nanoTime()),
@@ -138,13 +145,7 @@ final class ConnectHandler {
 
     /** Replaces the CONNECT timeout with the keepalive: silence for keepalive × multiplier closes (MQTT 5 §3.1.2.10). */
     private static void armKeepAlive(Connection c, int keepAliveSeconds, double multiplier) {
-        if (keepAliveSeconds == 0) {
-            c.ctx.pipeline().remove(IdleStateHandler.class);
-            return;
-        }
-        long readerIdleMillis = (long) (keepAliveSeconds * 1000L * multiplier);
-        c.ctx.pipeline().replace(IdleStateHandler.class, "idle",
-                new IdleStateHandler(readerIdleMillis, 0, 0, TimeUnit.MILLISECONDS));
+        c.readDeadline.change((long) (keepAliveSeconds * 1000L * multiplier));
     }
 
     /** A DISCONNECT from the client: MQTT 5 may change the session expiry and ask for the will. */

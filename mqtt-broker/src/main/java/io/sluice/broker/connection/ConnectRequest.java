@@ -54,9 +54,10 @@ record ConnectRequest(MqttVersion version, ClientIdentity identity, boolean assi
      * {@link ConnectRefused}.
      *
      * @param certificateUser the verified client certificate's CN with {@code peer_cert_as_username}, else null
+     * @param longWillTopic   the Will Topic {@link ConnectPeek} read because the decoder could not, else null
      */
-    static ConnectRequest read(MqttConnectMessage msg, String certificateUser, SocketAddress address,
-                               MqttSettings settings) throws ProtocolViolation, ConnectRefused {
+    static ConnectRequest read(MqttConnectMessage msg, String certificateUser, String longWillTopic,
+                               SocketAddress address, MqttSettings settings) throws ProtocolViolation, ConnectRefused {
         MqttConnectVariableHeader header = msg.variableHeader();
         MqttConnectPayload payload = msg.payload();
         MqttVersion version = MqttVersion.fromProtocolNameAndLevel(header.name(), (byte) header.version());
@@ -68,7 +69,8 @@ record ConnectRequest(MqttVersion version, ClientIdentity identity, boolean assi
         if (!v5 && header.hasPassword() && !header.hasUserName()) {
             throw ProtocolViolation.protocolError("password without user name");
         }
-        Will will = readWill(header, payload, v5, clientId, settings.maxTopicLevels());
+        String willTopic = payload.willTopic() != null ? payload.willTopic() : longWillTopic;
+        Will will = readWill(header, payload, willTopic, v5, clientId, settings.maxTopicLevels());
         return new ConnectRequest(version, new ClientIdentity(clientId, username, address),
                 payload.clientIdentifier().isEmpty(), certificateUser != null, payload.passwordInBytes(),
                 InboundProperties.string(props, MqttProperties.AUTHENTICATION_METHOD),
@@ -103,8 +105,9 @@ record ConnectRequest(MqttVersion version, ClientIdentity identity, boolean assi
         return configured == 0 ? Session.NEVER_EXPIRES : configured;
     }
 
-    private static Will readWill(MqttConnectVariableHeader header, MqttConnectPayload payload, boolean v5,
-                                 String clientId, int maxTopicLevels) throws ProtocolViolation, ConnectRefused {
+    private static Will readWill(MqttConnectVariableHeader header, MqttConnectPayload payload, String topic,
+                                 boolean v5, String clientId, int maxTopicLevels)
+            throws ProtocolViolation, ConnectRefused {
         if (!header.isWillFlag()) {
             if (header.willQos() != 0 || header.isWillRetain()) {
                 throw ProtocolViolation.protocolError("will QoS or will retain set without the will flag");
@@ -114,7 +117,10 @@ record ConnectRequest(MqttVersion version, ClientIdentity identity, boolean assi
         if (header.willQos() > 2) {
             throw ProtocolViolation.malformed("will QoS " + header.willQos());
         }
-        validateWillTopic(payload.willTopic(), v5, maxTopicLevels);
+        if (topic == null) {
+            throw ProtocolViolation.malformed("the will topic is not valid UTF-8");
+        }
+        validateWillTopic(topic, v5, maxTopicLevels);
         MqttProperties willProps = payload.willProperties();
         MessageProperties properties = InboundProperties.message(willProps);
         byte[] body = payload.willMessageInBytes();
@@ -123,7 +129,7 @@ record ConnectRequest(MqttVersion version, ClientIdentity identity, boolean assi
                     "will payload is not valid UTF-8 but its format indicator says so");
         }
         long delay = InboundProperties.integer(willProps, MqttProperties.WILL_DELAY_INTERVAL, 0);
-        Message message = new Message(payload.willTopic(), body, header.willQos(), header.isWillRetain(),
+        Message message = new Message(topic, body, header.willQos(), header.isWillRetain(),
                 properties, clientId, System.currentTimeMillis());
         return new Will(message, delay);
     }

@@ -1,8 +1,8 @@
 package io.sluice.broker.connection;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.mqtt.MqttConnAckMessage;
@@ -22,7 +22,6 @@ import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.broker.Broker;
@@ -33,8 +32,6 @@ import io.sluice.broker.session.SessionLink;
 import io.sluice.net.auth.AuthExchange;
 import io.sluice.net.tls.ClientCertificate;
 import io.sluice.net.RefusalLog;
-import io.sluice.broker.session.Outbox;
-import io.sluice.broker.session.SessionLink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +53,8 @@ import javax.net.ssl.SSLException;
  * <p>Threading: everything here runs on the channel's event loop, except {@link #requestDrain}
  * and {@link #takenOver}, which other threads call and which only schedule work onto it.
  * Inbound packets are released here after dispatch; replies are written without flushing and
- * flushed once per read batch in {@link #channelReadComplete}.
+ * flushed once per read batch in {@link #channelReadComplete}. Subscribers on the same event
+ * loop that a packet fed are drained right after it ({@link PendingDrains}).
  */
 public final class Connection extends ChannelInboundHandlerAdapter implements SessionLink {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
@@ -69,6 +67,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     final Outbox outbox = new Outbox();
     final OutboundFlow outbound;
     final InboundAcks inboundAcks = new InboundAcks(this);
+    final ReadDeadline readDeadline = new ReadDeadline(this);
     ChannelHandlerContext ctx;
 
     /** What CONNECT asked for, from its arrival until CONNACK (an enhanced authentication takes several packets). */
@@ -131,6 +130,10 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
+        if (closing) {
+            ReferenceCountUtil.release(msg); // read and discarded during a lingering close
+            return;
+        }
         if (deferred != null && (readsPaused || !deferred.isEmpty()) && !isPing(msg)) {
             deferred.add(msg); // keeps its reference until handled or the channel closes
             return;
@@ -154,6 +157,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         } finally {
             ReferenceCountUtil.release(msg);
         }
+        PendingDrains.drainNow(); // subscribers on this loop that the packet fed, before the next packet
     }
 
     private void dispatch(MqttMessage msg) throws ProtocolViolation {
@@ -263,25 +267,25 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     /** Maps a decoder failure to what MQTT says the server answers, then closes. */
     private void decoderFailure(Throwable cause) throws ProtocolViolation {
         boolean tooLarge = cause instanceof TooLongFrameException;
+        String reason = "malformed packet: " + MalformedPacket.describe(cause, broker.settings().maxPacketSize());
         if (client != null) {
-            throw tooLarge
-                    ? new ProtocolViolation(MqttReasonCodes.Disconnect.PACKET_TOO_LARGE, cause.getMessage())
-                    : ProtocolViolation.malformed(String.valueOf(cause.getMessage()));
+            throw new ProtocolViolation(tooLarge ? MqttReasonCodes.Disconnect.PACKET_TOO_LARGE
+                    : MqttReasonCodes.Disconnect.MALFORMED_PACKET, reason);
         }
         MqttVersion codecVersion = ctx.channel().attr(CODEC_VERSION).get();
         boolean v5 = codecVersion == MqttVersion.MQTT_5;
         if (cause instanceof MqttUnacceptableProtocolVersionException) {
             refuse(v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_UNSUPPORTED_PROTOCOL_VERSION
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_UNACCEPTABLE_PROTOCOL_VERSION, cause.getMessage());
+                    : MqttConnectReturnCode.CONNECTION_REFUSED_UNACCEPTABLE_PROTOCOL_VERSION, reason);
         } else if (cause instanceof MqttIdentifierRejectedException) {
             refuse(v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_CLIENT_IDENTIFIER_NOT_VALID
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, cause.getMessage());
+                    : MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client id not accepted (empty with a persistent session in MQTT 3.1.1, or too long)");
         } else if (v5) {
             refuse(tooLarge ? MqttConnectReturnCode.CONNECTION_REFUSED_PACKET_TOO_LARGE
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_MALFORMED_PACKET, String.valueOf(cause.getMessage()));
+                    : MqttConnectReturnCode.CONNECTION_REFUSED_MALFORMED_PACKET, reason);
         } else {
             broker.metrics().increment(BrokerCounter.CONNECTIONS_REFUSED);
-            closeWithLog("malformed CONNECT: " + cause.getMessage());
+            closeWithLog(reason + ", before CONNACK");
         }
     }
 
@@ -300,7 +304,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         MqttConnAckMessage connAck = MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false)
                 .properties(MqttProperties.NO_PROPERTIES).build();
         closing = true;
-        ctx.writeAndFlush(connAck).addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.after(ctx.writeAndFlush(connAck));
     }
 
     /** Ends the connection for a protocol violation: DISCONNECT with the reason code in MQTT 5, a plain close before. */
@@ -323,7 +327,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
             }
             MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(code.byteValue())
                     .properties(properties).build();
-            ctx.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
+            LingeringClose.after(ctx.writeAndFlush(disconnect));
         } else {
             ctx.flush();
             ctx.close();
@@ -349,7 +353,14 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     @Override
+    public void channelActive(ChannelHandlerContext context) {
+        readDeadline.start(context, broker.settings().connectTimeoutMillis());
+        context.fireChannelActive();
+    }
+
+    @Override
     public void channelReadComplete(ChannelHandlerContext context) {
+        readDeadline.read();
         context.flush();
     }
 
@@ -362,10 +373,6 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
-        if (event instanceof IdleStateEvent) {
-            idle();
-            return;
-        }
         if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
             closing = true;
             broker.metrics().increment(BrokerCounter.TLS_HANDSHAKES_FAILED);
@@ -375,7 +382,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     /** Nothing read for the CONNECT timeout (before CONNECT) or for keepalive × multiplier (after). */
-    private void idle() {
+    void readTimedOut() {
         if (readsPaused) {
             return; // silent because we stopped reading it, not because it went away
         }
@@ -400,6 +407,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelInactive(ChannelHandlerContext context) {
+        readDeadline.stop();
         if (deferred != null) {
             deferred.forEach(ReferenceCountUtil::release);
             deferred.clear();
@@ -416,7 +424,12 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void requestDrain() {
-        ctx.channel().eventLoop().execute(outbound.drainTask());
+        EventLoop loop = ctx.channel().eventLoop();
+        if (loop.inEventLoop()) {
+            PendingDrains.request(outbound, loop);
+        } else {
+            loop.execute(outbound.drainTask());
+        }
     }
 
     /** The server is stopping: DISCONNECT 0x8B to MQTT 5 clients, then close; callable from any thread. */

@@ -27,6 +27,10 @@ final class OutboundFlow {
     private final Connection c;
     private final Runnable drainTask = this::drain;
     private ScheduledFuture<?> retryTask;
+    /** In {@link PendingDrains}' list of connections to drain; owned by the event loop. */
+    boolean drainPending;
+    /** In {@link PendingDrains}' list of connections to flush; owned by the event loop. */
+    boolean flushPending;
 
     OutboundFlow(Connection connection) {
         this.c = connection;
@@ -36,38 +40,62 @@ final class OutboundFlow {
         return drainTask;
     }
 
-    /** After CONNACK: resend what was unacknowledged (DUP), start the MQTT 3.x retry timer, then drain the queue. */
+    /** After CONNACK: resend what was unacknowledged (DUP), then drain the queue. */
     void resume() {
         Session session = c.client().session();
         session.resendInflight(c.outbox, System.nanoTime());
         writeOutbox();
+        drain();
+    }
+
+    /**
+     * Starts the MQTT 3.x retry timer when the first QoS 1/2 message goes out: a client that only
+     * ever gets QoS 0 (or connects only briefly, as in a connection storm) costs no timer.
+     */
+    private void startRetryTimer() {
         long retryMillis = c.broker.settings().retryIntervalMillis();
-        if (!c.isMqtt5() && retryMillis > 0) {
+        if (retryTask == null && !c.isMqtt5() && retryMillis > 0 && c.ctx.channel().isActive()) {
             retryTask = c.ctx.executor().scheduleAtFixedRate(this::retry, retryMillis, retryMillis,
                     TimeUnit.MILLISECONDS);
             c.ctx.channel().closeFuture().addListener(f -> retryTask.cancel(false));
         }
-        drain();
     }
 
     /** Moves queued messages into the socket; flushes once for the whole batch. */
     void drain() {
+        boolean more = drainUnflushed();
+        c.ctx.flush();
+        Channel channel = c.ctx.channel();
+        if (more && channel.isWritable()) {
+            channel.eventLoop().execute(drainTask); // let other channels of this loop run first
+        }
+    }
+
+    /**
+     * Moves queued messages into the channel without flushing, while the inflight window and the
+     * write buffer allow; returns whether deliverable messages remain. Bytes written but not yet
+     * flushed count against the channel's writability, so when they alone fill the write buffer
+     * they are flushed to the kernel first: otherwise messages would wait in the session queue
+     * (and be dropped beyond {@code max_mqueue_len}) while the socket's buffers are empty.
+     */
+    boolean drainUnflushed() {
         Channel channel = c.ctx.channel();
         ConnectedClient client = c.client();
         if (!channel.isActive() || client == null) {
-            return;
+            return false;
         }
         long budget = channel.bytesBeforeUnwritable();
         if (budget <= 0) {
-            return; // channelWritabilityChanged drains again once the client has read
+            c.ctx.flush();
+            budget = channel.bytesBeforeUnwritable();
+            if (budget <= 0) {
+                return false; // channelWritabilityChanged drains again once the client has read
+            }
         }
         int window = Math.min(client.limits().receiveMaximum(), c.broker.settings().maxInflightWindow());
         boolean more = client.session().drain(c.outbox, window, budget, System.currentTimeMillis(), System.nanoTime());
         writeOutbox();
-        c.ctx.flush();
-        if (more && channel.isWritable()) {
-            channel.eventLoop().execute(drainTask); // let other channels of this loop run first
-        }
+        return more;
     }
 
     private void retry() {
@@ -84,6 +112,9 @@ final class OutboundFlow {
         long now = System.currentTimeMillis();
         try {
             for (int i = 0; i < outbox.size(); i++) {
+                if (outbox.packetId(i) != 0) {
+                    startRetryTimer();
+                }
                 if (outbox.isPubRel(i)) {
                     c.ctx.write(Acks.pubRel(outbox.packetId(i), 0));
                 } else {

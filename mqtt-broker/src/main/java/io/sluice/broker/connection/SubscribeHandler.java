@@ -91,7 +91,7 @@ final class SubscribeHandler {
             return failure(c, refusal);
         }
         // A bridge (bridge bit in CONNECT) never gets back what it published, and keeps RETAIN as published.
-        boolean bridge = !c.isMqtt5() && BridgeBit.isBridge(c.ctx.channel()) && !filter.isShared();
+        boolean bridge = !c.isMqtt5() && ConnectPeek.isBridge(c.ctx.channel()) && !filter.isShared();
         Subscription subscription = new Subscription(filter, option.qos().value(), option.isNoLocal() || bridge,
                 option.isRetainAsPublished() || bridge, option.retainHandling().value(), identifier);
         Session session = c.client().session();

@@ -17,6 +17,7 @@ public enum BrokerCounter {
     BYTES_SENT("bytes sent on all connections"),
     MESSAGES_DROPPED_QUEUE_FULL("deliveries dropped because a session queue was full"),
     MESSAGES_DROPPED_OFFLINE_QOS0("QoS 0 deliveries dropped for offline clients (queue_qos0 = false)"),
+    MESSAGES_DROPPED_QUEUED_BYTES("deliveries to offline sessions dropped because all queues together reached max_queued_bytes"),
     MESSAGES_DROPPED_TOO_LARGE("deliveries dropped because they exceed the client's maximum packet size"),
     MESSAGES_DROPPED_NO_SUBSCRIBER("messages of a shared subscription that no member could take"),
     MESSAGES_EXPIRED("messages discarded because their Message Expiry Interval passed"),
@@ -32,7 +33,9 @@ public enum BrokerCounter {
     FILE_RELOADS("password, ACL or certificate files reloaded"),
     FILE_RELOADS_FAILED("reloads that failed and kept the previous contents"),
     WILLS_PUBLISHED("will messages published"),
-    SESSIONS_EXPIRED("sessions removed after their expiry interval");
+    SESSIONS_EXPIRED("sessions removed after their expiry interval"),
+    SESSIONS_EVICTED("offline sessions ended early to make room for a new one (max_sessions)"),
+    STATE_RECORDS_UNREADABLE("broker-state records that did not read back at start-up (a bug: each is logged at ERROR)");
 
     private final String help;
 

@@ -2,6 +2,7 @@ package io.sluice.broker.persistence;
 
 import io.sluice.broker.Broker;
 import io.sluice.broker.message.Message;
+import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionJournal;
@@ -120,6 +121,7 @@ public final class BrokerState implements AutoCloseable {
         for (int i = 0; i < restored.size(); i++) {
             registry.resumeTimers(restored.get(i), loaded.sessions().get(i).snapshot(), now);
         }
+        broker.metrics().add(BrokerCounter.STATE_RECORDS_UNREADABLE, loaded.skipped());
         int retained = broker.router().retained().purgeExpired(now);
         LOG.info("broker state: {} retained messages and {} persistent sessions restored from {} records in {} ms"
                         + "{}", retained, restored.size(), loaded.records(), loadMillis,

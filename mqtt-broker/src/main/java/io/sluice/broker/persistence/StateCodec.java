@@ -21,28 +21,35 @@ import java.util.List;
 
 /**
  * The byte layout of the broker-state records (values of the state shard; keys are described in
- * {@link StateKey}). Every value starts with a format version byte, currently 1. All integers
- * are big-endian; a "string" is u16 length + UTF-8 ({@code 0xFFFF} for null), "bytes" is i32
- * length + bytes (-1 for null).
+ * {@link StateKey}). Every value starts with a format version byte. All integers are big-endian;
+ * "bytes" is i32 length + bytes (-1 for null); a "string" is UTF-8 as "bytes"; a "count" is i32.
  *
  * <pre>
  * message      version u8 | topic string | qos u8 | retain u8 | publisher string | created i64 (epoch ms)
  *              | payloadFormat i8 | expiry i64 (-1 none) | contentType string | responseTopic string
- *              | correlation bytes | userProperties u16 count, (name string, value string)* | payload bytes
+ *              | correlation bytes | userProperties count, (name string, value string)* | payload bytes
  * session      version u8 | expiry i64 | disconnectedAt i64 (0 while connected)
- *              | subscriptions u16 count, subscription* | will u8 (0/1) [ | delay i64 | dueAt i64 | message ]
+ *              | subscriptions count, subscription* | will u8 (0/1) [ | delay i64 | dueAt i64 | message ]
  * subscription filter string | qos u8 | flags u8 (1 no local, 2 retain as published) | retainHandling u8
  *              | identifier i32
- * delivery     version u8 | messageId i64 | qos u8 | retain u8 | subscriptionIds u16 count, i32*
+ * delivery     version u8 | messageId i64 | qos u8 | retain u8 | subscriptionIds count, i32*
  *              | shareGroup string | packetId u16 | stage u8 (0 queued, 1 awaiting ack, 2 awaiting comp)
  * </pre>
+ *
+ * Version 2 is written. Version 1, still read, had u16 strings ({@code 0xFFFF} for null) and u16
+ * counts: a 65,535-byte string read back as null, and a longer one (a topic of invalid UTF-8
+ * bytes grows threefold when decoded and encoded again) wrapped around, so records the broker
+ * had acknowledged did not read back.
  *
  * A record that does not decode (truncated, unknown version) throws {@link CorruptStateException},
  * which the loader counts and skips: one bad record costs that record, not the broker.
  */
 final class StateCodec {
-    static final byte VERSION = 1;
-    private static final int NULL_STRING = 0xFFFF;
+    /** The format written. */
+    static final byte VERSION = 2;
+    /** The format with u16 strings and counts, still read. */
+    static final byte VERSION_1 = 1;
+    private static final int V1_NULL_STRING = 0xFFFF;
 
     private StateCodec() {
     }
@@ -66,7 +73,7 @@ final class StateCodec {
         w.string(m.topic()).u8(m.qos()).u8(m.retain() ? 1 : 0).string(m.publisherId()).i64(m.createdMillis());
         w.u8(p.payloadFormat()).i64(p.expiryInterval()).string(p.contentType()).string(p.responseTopic())
                 .bytes(p.correlationData());
-        w.u16(p.userProperties().size());
+        w.count(p.userProperties().size());
         for (UserProperty user : p.userProperties()) {
             w.string(user.name()).string(user.value());
         }
@@ -84,7 +91,7 @@ final class StateCodec {
         String contentType = r.string();
         String responseTopic = r.string();
         byte[] correlation = r.bytes();
-        int users = r.u16();
+        int users = r.count();
         List<UserProperty> userProperties = new ArrayList<>(users);
         for (int i = 0; i < users; i++) {
             userProperties.add(new UserProperty(r.string(), r.string()));
@@ -102,7 +109,7 @@ final class StateCodec {
     static byte[] session(SessionSnapshot s) {
         Writer w = new Writer();
         w.u8(VERSION).i64(s.expiryInterval()).i64(s.disconnectedAtMillis());
-        w.u16(s.subscriptions().size());
+        w.count(s.subscriptions().size());
         for (Subscription sub : s.subscriptions()) {
             int flags = (sub.noLocal() ? 1 : 0) | (sub.retainAsPublished() ? 2 : 0);
             w.string(sub.filter().raw()).u8(sub.qos()).u8(flags).u8(sub.retainHandling()).i32(sub.identifier());
@@ -120,7 +127,7 @@ final class StateCodec {
         Reader r = new Reader(value);
         long expiry = r.i64();
         long disconnectedAt = r.i64();
-        int count = r.u16();
+        int count = r.count();
         List<Subscription> subscriptions = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             subscriptions.add(readSubscription(r));
@@ -155,7 +162,7 @@ final class StateCodec {
         Writer w = new Writer();
         Delivery delivery = d.delivery();
         w.u8(VERSION).i64(messageId).u8(delivery.qos()).u8(delivery.retain() ? 1 : 0);
-        w.u16(delivery.subscriptionIds().length);
+        w.count(delivery.subscriptionIds().length);
         for (int id : delivery.subscriptionIds()) {
             w.i32(id);
         }
@@ -177,7 +184,7 @@ final class StateCodec {
         long messageId = r.i64();
         int qos = r.u8();
         boolean retain = r.u8() != 0;
-        int[] ids = new int[r.u16()];
+        int[] ids = new int[r.count()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = r.i32();
         }
@@ -215,14 +222,12 @@ final class StateCodec {
             return i32((int) (v >>> 32)).i32((int) v);
         }
 
+        Writer count(int n) {
+            return i32(n);
+        }
+
         Writer string(String s) {
-            if (s == null) {
-                return u16(NULL_STRING);
-            }
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            u16(b.length);
-            out.writeBytes(b);
-            return this;
+            return bytes(s == null ? null : s.getBytes(StandardCharsets.UTF_8));
         }
 
         Writer bytes(byte[] b) {
@@ -242,13 +247,15 @@ final class StateCodec {
     /** Reads fields back, checking the version first and turning any underflow into corruption. */
     static final class Reader {
         private final ByteBuffer in;
+        private final boolean v1;
 
         Reader(byte[] value) {
             this.in = ByteBuffer.wrap(value);
             int version = u8();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_1) {
                 throw new CorruptStateException("unknown state record version " + version);
             }
+            this.v1 = version == VERSION_1;
         }
 
         int u8() {
@@ -275,17 +282,32 @@ final class StateCodec {
             return ((long) i32() << 32) | (i32() & 0xFFFFFFFFL);
         }
 
-        String string() {
-            int length = u16();
-            if (length == NULL_STRING) {
-                return null;
+        /** A number of entries that follow, each at least one byte: more than the bytes left is corruption. */
+        int count() {
+            int n = v1 ? u16() : i32();
+            if (n < 0 || n > in.remaining()) {
+                throw new CorruptStateException("state record announces " + n + " entries with " + in.remaining()
+                        + " bytes left");
             }
-            return new String(take(length), StandardCharsets.UTF_8);
+            return n;
+        }
+
+        String string() {
+            byte[] b = v1 ? v1String() : bytes();
+            return b == null ? null : new String(b, StandardCharsets.UTF_8);
+        }
+
+        private byte[] v1String() {
+            int length = u16();
+            return length == V1_NULL_STRING ? null : take(length);
         }
 
         byte[] bytes() {
             int length = i32();
-            return length < 0 ? null : take(length);
+            if (length < -1) {
+                throw new CorruptStateException("state record announces " + length + " bytes");
+            }
+            return length == -1 ? null : take(length);
         }
 
         private byte[] take(int length) {

@@ -83,9 +83,10 @@ final class StateLoader {
         }
     }
 
+    /** The broker reads back every record it wrote, so one that does not is a bug: an ERROR, counted. */
     private void skip(String what, RuntimeException e) {
         skipped++;
-        LOG.warn("broker state: skipping {}: {}", what, e.getMessage());
+        LOG.error("broker state: skipping {}: {}", what, e.getMessage());
     }
 
     private LoadedState rebuild(long records) {
@@ -152,7 +153,9 @@ final class StateLoader {
                 garbage.add(StateKey.message(id)); // no delivery points to it any more
             }
         }
-        sessions.sort(Comparator.comparing(s -> s.snapshot().clientId()));
+        // in the order they went offline (connected at the stop: last), which max_sessions evicts by
+        sessions.sort(Comparator.comparingLong((LoadedSession s) -> offlineSince(s.snapshot()))
+                .thenComparing(s -> s.snapshot().clientId()));
         StateJournal.Seeds continued = new StateJournal.Seeds(seeds.keysOnDisk(), seeds.deliveryMessages(), refs,
                 maxMessageId + 1);
         return new LoadedState(retained, sessions, continued, garbage, records, skipped);
@@ -172,6 +175,10 @@ final class StateLoader {
                 ids.forEach(id -> garbage.add(StateKey.qos2(clientId, id)));
             }
         });
+    }
+
+    private static long offlineSince(SessionSnapshot snapshot) {
+        return snapshot.disconnectedAtMillis() == 0 ? Long.MAX_VALUE : snapshot.disconnectedAtMillis();
     }
 
     private static String describe(StateKey key) {

@@ -15,12 +15,14 @@ final class OutboundQueue {
     private final ArrayDeque<PendingDelivery> deliveries = new ArrayDeque<>();
     private final int maxMessages;
     private final long maxBytes;
+    private final QueueBudget budget;
     private long bytes;
 
-    /** {@code maxMessages} or {@code maxBytes} of 0 mean "no limit". */
-    OutboundQueue(int maxMessages, long maxBytes) {
+    /** {@code maxMessages} or {@code maxBytes} of 0 mean "no limit"; every byte queued is also counted in {@code budget}. */
+    OutboundQueue(int maxMessages, long maxBytes, QueueBudget budget) {
         this.maxMessages = maxMessages <= 0 ? Integer.MAX_VALUE : maxMessages;
         this.maxBytes = maxBytes <= 0 ? Long.MAX_VALUE : maxBytes;
+        this.budget = budget;
     }
 
     /** Whether one more delivery of {@code weight} bytes fits within both bounds. */
@@ -32,6 +34,7 @@ final class OutboundQueue {
     void add(PendingDelivery delivery) {
         deliveries.addLast(delivery);
         bytes += delivery.weight();
+        budget.add(delivery.weight());
     }
 
     PendingDelivery peek() {
@@ -42,8 +45,16 @@ final class OutboundQueue {
         PendingDelivery delivery = deliveries.pollFirst();
         if (delivery != null) {
             bytes -= delivery.weight();
+            budget.release(delivery.weight());
         }
         return delivery;
+    }
+
+    /** Empties the queue (the session ended), giving its bytes back to the budget. */
+    void clear() {
+        deliveries.clear();
+        budget.release(bytes);
+        bytes = 0;
     }
 
     /** Removes every delivery matching {@code filter}, handing each to {@code sink}; returns how many. */
@@ -54,6 +65,7 @@ final class OutboundQueue {
             if (filter.test(delivery)) {
                 it.remove();
                 bytes -= delivery.weight();
+                budget.release(delivery.weight());
                 sink.accept(delivery);
                 removed++;
             }

@@ -14,9 +14,10 @@ public final class Outbox {
     private static final byte PUBLISH_DUP = 1;
     private static final byte PUBREL = 2;
 
-    private Delivery[] deliveries = new Delivery[64];
-    private int[] packetIds = new int[64];
-    private byte[] kinds = new byte[64];
+    // small at first: most connections never have more than a few messages in one drain
+    private Delivery[] deliveries = new Delivery[8];
+    private int[] packetIds = new int[8];
+    private byte[] kinds = new byte[8];
     private int size;
 
     void publish(Delivery delivery, int packetId, boolean dup) {

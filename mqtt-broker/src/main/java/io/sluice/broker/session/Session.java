@@ -38,6 +38,7 @@ public final class Session implements Subscriber {
     private final BrokerMetrics metrics;
     private final SessionJournal journal;
     private final boolean queueQos0;
+    private final QueueBudget budget;
     private final OutboundQueue queue;
     private final InflightWindow inflight = new InflightWindow();
     private final Set<Integer> inboundQos2 = new HashSet<>();
@@ -60,7 +61,8 @@ public final class Session implements Subscriber {
         this.metrics = metrics;
         this.journal = journal;
         this.queueQos0 = limits.queueQos0();
-        this.queue = new OutboundQueue(limits.maxQueuedMessages(), limits.maxQueuedBytes());
+        this.budget = limits.budget();
+        this.queue = new OutboundQueue(limits.maxQueuedMessages(), limits.maxQueuedBytes(), budget);
     }
 
     @Override
@@ -104,6 +106,7 @@ public final class Session implements Subscriber {
     synchronized void end() {
         if (!ended) {
             ended = true;
+            queue.clear();
             if (journal.enabled()) {
                 journal.sessionEnded(clientId);
             }
@@ -114,9 +117,17 @@ public final class Session implements Subscriber {
 
     @Override
     public synchronized boolean offer(Delivery delivery) {
+        if (ended) {
+            return false; // removed from the router just after this offer began
+        }
         boolean offline = link == null;
         if (offline && delivery.qos() == 0 && !queueQos0) {
             metrics.increment(BrokerCounter.MESSAGES_DROPPED_OFFLINE_QOS0);
+            return false;
+        }
+        if (offline && !budget.hasRoom(delivery.message().weight())) {
+            metrics.increment(BrokerCounter.MESSAGES_DROPPED_QUEUED_BYTES);
+            dropped++;
             return false;
         }
         if (!queue.fits(delivery.message().weight())) {

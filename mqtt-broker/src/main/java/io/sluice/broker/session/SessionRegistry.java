@@ -5,9 +5,11 @@ import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.routing.Router;
 import io.sluice.broker.routing.Subscription;
+import io.sluice.net.RefusalLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,6 +31,7 @@ public final class SessionRegistry {
     private static final long PURGE_SECONDS = 30;
 
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
+    private final OfflineOrder offline = new OfflineOrder();
     private final Router router;
     private final SessionLimits limits;
     private final BrokerMetrics metrics;
@@ -67,9 +70,14 @@ public final class SessionRegistry {
     /**
      * Finds or creates the session of {@code clientId} and attaches {@code link}. With
      * {@code cleanStart} any existing session is discarded first. A connection already attached
-     * is told it was taken over.
+     * is told it was taken over. A new session beyond {@code mqtt.max_sessions} first ends the
+     * session that has been offline longest; if every session is online, it is refused.
      */
-    public Attachment attach(String clientId, boolean cleanStart, long expirySeconds, SessionLink link) {
+    public Attachment attach(String clientId, boolean cleanStart, long expirySeconds, SessionLink link)
+            throws SessionLimitReached {
+        if (limits.maxSessions() > 0 && sessions.size() >= limits.maxSessions() && !sessions.containsKey(clientId)) {
+            makeRoom(clientId);
+        }
         Session[] discarded = new Session[1];
         SessionLink[] replaced = new SessionLink[1];
         boolean[] present = new boolean[1];
@@ -87,6 +95,7 @@ public final class SessionRegistry {
                 present[0] = true;
             }
             target.expiryIntervalSeconds(expirySeconds);
+            offline.gone(target);
             SessionLink previous = target.attach(link);
             if (previous != null) {
                 replaced[0] = previous;
@@ -101,6 +110,27 @@ public final class SessionRegistry {
             end(discarded[0]);
         }
         return new Attachment(session, present[0]);
+    }
+
+    /**
+     * Ends offline sessions, longest offline first, until a new one fits within
+     * {@code mqtt.max_sessions}; concurrent new sessions may overshoot the bound by one each.
+     */
+    private void makeRoom(String newClientId) throws SessionLimitReached {
+        while (sessions.size() >= limits.maxSessions()) {
+            Session oldest = offline.pollOldest();
+            if (oldest == null) {
+                throw new SessionLimitReached(sessions.size() + " sessions held, all online (mqtt.max_sessions = "
+                        + limits.maxSessions() + ")");
+            }
+            if (removeIfOffline(oldest)) {
+                metrics.increment(BrokerCounter.SESSIONS_EVICTED);
+                RefusalLog.log("ended the session of client '{}', offline since {}, to make room for client '{}' "
+                                + "(mqtt.max_sessions = {})", oldest.clientId(),
+                        Instant.ofEpochMilli(oldest.disconnectedAtMillis()), newClientId, limits.maxSessions());
+                end(oldest);
+            }
+        }
     }
 
     /**
@@ -130,6 +160,7 @@ public final class SessionRegistry {
         if (will != null) {
             scheduleWill(session, will, Math.min(will.delaySeconds(), expiry) * 1000L, now);
         }
+        offline.wentOffline(session);
         scheduleExpiry(session, expiry == Session.NEVER_EXPIRES ? -1 : expiry * 1000L);
     }
 
@@ -187,6 +218,7 @@ public final class SessionRegistry {
 
     /** Ends a session for good: its subscriptions go, its journal records go, and a pending will goes out now. */
     private void end(Session session) {
+        offline.gone(session);
         for (Subscription subscription : session.subscriptions()) {
             router.unsubscribe(session, subscription.filter());
         }
@@ -219,6 +251,7 @@ public final class SessionRegistry {
             router.subscribe(session, subscription);
         }
         sessions.put(snapshot.clientId(), session);
+        offline.wentOffline(session);
         return session;
     }
 

@@ -14,10 +14,9 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.Broker;
-import io.sluice.broker.connection.BridgeBit;
+import io.sluice.broker.connection.ConnectPeek;
 import io.sluice.broker.connection.Connection;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.net.EventLoops;
@@ -25,14 +24,13 @@ import io.sluice.net.ListenerSpec;
 import io.sluice.net.limits.ConnectionLimiter;
 
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A bound MQTT listener: admits each TCP connection against the connection limits, then gives
- * it the MQTT pipeline (byte counter, decoder, encoder, idle timer, {@link Connection}), behind
+ * it the MQTT pipeline (byte counter, first-packet peek, decoder, encoder, {@link Connection}), behind
  * TLS and/or a WebSocket when the {@link ListenerSpec} asks for them:
  * <pre>
- * [tls] [http codec, aggregator, WebSocket handshake, {@link WebSocketFrames}] traffic decoder encoder idle mqtt
+ * [tls] [http codec, aggregator, WebSocket handshake, {@link WebSocketFrames}] traffic connect-peek decoder encoder mqtt
  * </pre>
  */
 public final class MqttListener implements AutoCloseable {
@@ -124,15 +122,14 @@ public final class MqttListener implements AutoCloseable {
 
     /**
      * The MQTT part of every connection's pipeline, after TLS and the WebSocket: byte counter,
-     * decoder, encoder, idle timer and {@link Connection}. The fuzz test runs it on an EmbeddedChannel.
+     * CONNECT peek, decoder, encoder and {@link Connection} (which keeps the read deadline). The
+     * fuzz test runs it on an EmbeddedChannel.
      */
     static void addMqtt(ChannelPipeline p, Broker broker, TrafficCounter traffic, boolean peerCertAsUsername) {
         p.addLast("traffic", traffic);
-        p.addLast("bridge-bit", new BridgeBit());
+        p.addLast("connect-peek", new ConnectPeek(broker.settings().maxPacketSize()));
         p.addLast("decoder", new MqttDecoder(broker.settings().maxPacketSize(), MAX_CLIENT_ID_LENGTH));
         p.addLast("encoder", MqttEncoder.INSTANCE);
-        p.addLast("idle", new IdleStateHandler(broker.settings().connectTimeoutMillis(), 0, 0,
-                TimeUnit.MILLISECONDS));
         p.addLast("mqtt", new Connection(broker, peerCertAsUsername));
     }
 

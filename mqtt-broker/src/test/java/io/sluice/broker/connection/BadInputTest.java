@@ -1,10 +1,13 @@
 package io.sluice.broker.connection;
 
+import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;
+import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Random;
 
 import static io.sluice.broker.testing.RawClient.DISCONNECT;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,17 +118,52 @@ class BadInputTest {
     }
 
     @Test
+    void theReasonForAMalformedPacketIsInTheBrokersWords() throws Exception {
+        try (RawClient raw = broker.raw()) {
+            raw.send(RawClient.connect(5, "lengths")).read();
+            // Remaining Length 2, but the topic "a" and the properties length take 4 bytes
+            raw.send(new byte[] {0x30, 0x02, 0x00, 0x01, 'a', 0x00, 0x00, 0x00});
+            RawClient.Packet disconnect = raw.readUntil(DISCONNECT);
+            assertEquals(0x81, disconnect.u8(0));
+            String reason = (String) RawClient.properties(disconnect.body(), 1).get(0x1F).get(0);
+            assertEquals("malformed packet: the lengths of its fields add up to more than its Remaining Length",
+                    reason);
+        }
+        try (RawClient raw = broker.raw()) {
+            byte[] body = new RawClient.Bytes().string("MQIsdp").u8(5).u8(0x02).u16(60).vbi(0).string("odd")
+                    .toByteArray();
+            RawClient.Packet connAck = raw.send(RawClient.packet(0x10, body)).read();
+            assertEquals(RawClient.CONNACK, connAck.type());
+            assertTrue(raw.closedByBroker());
+        }
+    }
+
+    @Test
     void randomBytesAfterConnectNeverTakeTheBrokerDown() throws Exception {
+        Mqtt5BlockingClient canary = Clients.v5(broker, "canary");
+        canary.connect();
+        Clients.Inbox<Mqtt5Publish> inbox = Clients.inbox(canary);
+        canary.subscribeWith().topicFilter("canary").qos(MqttQos.AT_LEAST_ONCE).send();
         Random random = new Random(7);
+        int closed = 0;
         for (int i = 0; i < 200; i++) {
             try (RawClient raw = broker.raw()) {
-                raw.send(RawClient.connect(i % 2 == 0 ? 4 : 5, "fuzz-" + i)).read();
+                assertEquals(RawClient.CONNACK, raw.send(RawClient.connect(i % 2 == 0 ? 4 : 5, "fuzz-" + i)).read().type());
                 byte[] noise = new byte[1 + random.nextInt(64)];
                 random.nextBytes(noise);
                 raw.send(noise);
                 raw.setTimeoutMillis(200);
-                raw.closedByBroker();
+                if (raw.closedByBroker()) {
+                    closed++;
+                }
             }
+            byte[] round = {(byte) i};
+            canary.publishWith().topic("canary").qos(MqttQos.AT_LEAST_ONCE).payload(round).send();
+            assertArrayEquals(round, inbox.next().getPayloadAsBytes(), "round trip after noise " + i);
         }
+        assertTrue(closed > 0, "some of the noise was malformed and closed its connection");
+        Eventually.await(() -> broker.broker().connectedClients().get() == 1,
+                "every noisy connection is gone, the canary remains");
+        canary.disconnect();
     }
 }

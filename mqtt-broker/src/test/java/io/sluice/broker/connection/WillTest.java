@@ -62,6 +62,37 @@ class WillTest {
         assertEquals(MqttQos.AT_LEAST_ONCE, will.getQos());
     }
 
+    /** A CONNECT of {@code level} 4 or 5 with a will on {@code topic}, split over several TCP writes. */
+    private static byte[] connectWithWillTopic(int level, String id, String topic) {
+        RawClient.Bytes b = new RawClient.Bytes().string("MQTT").u8(level).u8(0x02 | 0x04).u16(60);
+        if (level == 5) {
+            b.vbi(0);
+        }
+        b.string(id);
+        if (level == 5) {
+            b.vbi(0);
+        }
+        return RawClient.packet(0x10, b.string(topic).string("bye").toByteArray());
+    }
+
+    @Test
+    void willTopicsUpToTheLongestMqttAllowsArePublished() throws Exception {
+        // the decoder reads a will topic's length as if it were signed: 32,768 bytes and more got lost
+        for (int length : new int[] {32_767, 32_768, 65_535}) {
+            for (int level : new int[] {4, 5}) {
+                String topic = "wills/" + "w".repeat(length - "wills/".length());
+                try (RawClient client = broker.raw()) {
+                    byte[] connect = connectWithWillTopic(level, "long-" + level, topic);
+                    client.send(java.util.Arrays.copyOf(connect, 100));
+                    client.send(java.util.Arrays.copyOfRange(connect, 100, connect.length));
+                    assertEquals(RawClient.CONNACK, client.read().type(), "CONNACK for a will topic of " + length);
+                }
+                Mqtt5Publish will = wills.next();
+                assertEquals(topic, will.getTopic().toString(), "MQTT " + level + ", will topic of " + length);
+            }
+        }
+    }
+
     @Test
     void aNormalDisconnectDiscardsTheWill() throws Exception {
         try (RawClient client = broker.raw()) {

@@ -36,7 +36,7 @@ class SessionRegistryTest {
     };
 
     @Test
-    void expiredMessagesLeaveAnOfflineQueueWithoutWaitingForTheClient() {
+    void expiredMessagesLeaveAnOfflineQueueWithoutWaitingForTheClient() throws SessionLimitReached {
         try (Broker broker = Broker.open(MqttSettings.defaults())) {
             SessionRegistry registry = broker.sessions();
             Session session = registry.attach("offline", false, 3600, NO_LINK).session();
@@ -55,7 +55,7 @@ class SessionRegistryTest {
     }
 
     @Test
-    void reattachingKeepsTheSessionAndCleanStartReplacesIt() {
+    void reattachingKeepsTheSessionAndCleanStartReplacesIt() throws SessionLimitReached {
         try (Broker broker = Broker.open(MqttSettings.defaults())) {
             SessionRegistry registry = broker.sessions();
             SessionRegistry.Attachment first = registry.attach("c", false, 3600, NO_LINK);

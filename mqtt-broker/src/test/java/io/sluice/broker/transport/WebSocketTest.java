@@ -112,6 +112,9 @@ class WebSocketTest {
 
     @Test
     void mqtt311ClientsMayAskForTheOldSubprotocolName() {
+        WebSocket socket = open(new Frames(), "mqttv3.1");
+        assertEquals("mqttv3.1", socket.getSubprotocol(), "the handshake answers with the name the client asked for");
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").join();
         Mqtt3BlockingClient old = MqttClient.builder().useMqttVersion3().identifier("old").serverHost("127.0.0.1")
                 .serverPort(ws.localAddress().getPort())
                 .webSocketConfig().serverPath("mqtt").subprotocol("mqttv3.1").applyWebSocketConfig()
@@ -162,7 +165,11 @@ class WebSocketTest {
     }
 
     private WebSocket open(Frames frames) {
-        return HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("mqtt")
+        return open(frames, "mqtt");
+    }
+
+    private WebSocket open(Frames frames, String subprotocol) {
+        return HttpClient.newHttpClient().newWebSocketBuilder().subprotocols(subprotocol)
                 .buildAsync(URI.create("ws://127.0.0.1:" + ws.localAddress().getPort() + "/mqtt"), frames).join();
     }
 

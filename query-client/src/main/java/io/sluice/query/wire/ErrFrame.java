@@ -14,6 +14,10 @@ import java.nio.charset.StandardCharsets;
  *   "ERR"  0x20  A-Z 0-9 _   0x20  bytes 0x20..0x7E, m >= 1, at most {@value #MAX_REASON} bytes
  * </pre>
  *
+ * In the reason, a character outside printable ASCII is written <code>&#92;uXXXX</code> (UTF-16,
+ * as in Java source) and a backslash as two; {@link #reason} turns them back, so a reason that
+ * quotes a non-ASCII command reads as the command did.
+ *
  * It is always the last frame before the EOF frame. A client recognises it by its first four
  * bytes {@code 45 52 52 20}: the server never sends a data frame that starts with them (see
  * {@link #AMBIGUOUS_DATA}), and never one equal to the EOF frame.
@@ -86,23 +90,57 @@ public final class ErrFrame {
         return space < 0 ? text.substring(CODE_OFFSET) : text.substring(CODE_OFFSET, space);
     }
 
-    /** The reason of an error frame (empty if it has none). */
+    /** The reason of an error frame, its escapes undone (empty if it has none). */
     public static String reason(byte[] frame) {
         String text = new String(frame, StandardCharsets.US_ASCII);
         int space = text.indexOf(' ', CODE_OFFSET);
-        return space < 0 ? "" : text.substring(space + 1);
+        return space < 0 ? "" : unescape(text.substring(space + 1));
+    }
+
+    /** Undoes {@link #printable}; anything that is not one of its escapes stays as it is. */
+    static String unescape(String text) {
+        if (text.indexOf('\\') < 0) {
+            return text;
+        }
+        StringBuilder sb = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\\') {
+                sb.append('\\');
+                i += 2;
+            } else if (c == '\\' && i + 6 <= text.length() && text.charAt(i + 1) == 'u' && isHex(text, i + 2, i + 6)) {
+                sb.append((char) Integer.parseInt(text, i + 2, i + 6, 16));
+                i += 6;
+            } else {
+                sb.append(c);
+                i++;
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean isHex(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.digit(text.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean codeChar(int c) {
         return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }
 
-    /** Printable ASCII: other characters become {@code \\uXXXX}, so the frame stays one ASCII line. */
+    /** Printable ASCII: other characters become <code>&#92;uXXXX</code> and a backslash two, so the frame stays one ASCII line. */
     static String printable(String text) {
         StringBuilder sb = new StringBuilder(Math.min(text.length(), MAX_REASON + 8));
         for (int i = 0; i < text.length() && sb.length() <= MAX_REASON; i++) {
             char c = text.charAt(i);
-            if (c >= 0x20 && c < 0x7F) {
+            if (c == '\\') {
+                sb.append("\\\\");
+            } else if (c >= 0x20 && c < 0x7F) {
                 sb.append(c);
             } else {
                 sb.append(String.format("\\u%04x", (int) c));

@@ -12,6 +12,7 @@ import io.sluice.query.client.ExchangeConsumer;
 import io.sluice.query.client.Query;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.stream.PluginRegistry;
+import io.sluice.testing.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,10 +50,7 @@ class ExchangeConsumerCliTest {
             exchange.offer("t/" + i, ("m-" + i).getBytes(StandardCharsets.UTF_8), T0 + i);
         }
         exchange.offer("t/bin", new byte[] {0, 1, (byte) 0xFF}, T0 + 3);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (exchange.counter(RingCounter.RECEIVED) < 4 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(1_000_000);
-        }
+        Eventually.await(() -> exchange.counter(RingCounter.RECEIVED) == 4, "the exchange has received the 4 messages");
         server = QueryServer.open(exchange, QueryServerSettings.defaults("tcp://127.0.0.1:*"));
     }
 

@@ -194,6 +194,8 @@ public final class ConfigLoader {
                 .messagesRate(r.rate("mqtt.messages_rate", d.messagesRate(), false))
                 .bytesRate(r.rate("mqtt.bytes_rate", d.bytesRate(), true))
                 .nodeId(nodeId)
+                .maxSessions((int) r.integer("mqtt.max_sessions", d.maxSessions(), 0, Integer.MAX_VALUE))
+                .maxQueuedBytes(r.bytes("mqtt.max_queued_bytes", d.maxQueuedBytes(), 0, Long.MAX_VALUE))
                 .build();
     }
 }

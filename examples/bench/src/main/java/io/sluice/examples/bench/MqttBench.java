@@ -14,6 +14,10 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +34,11 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code bench/#}; fan-in is P&gt;1, S=1, fan-out is P=1, S&gt;1. Publishers stay at most
  *       {@code --window} messages ahead of the slowest subscriber, so the figure is what the broker
  *       sustains without dropping anything;</li>
- *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT;</li>
+ *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT; with
+ *       {@code --tls true} each over a new TLS session (full handshake, certificate not checked);</li>
+ *   <li>{@code storm}: while a probe client measures publish-to-receive round trips, N new clients
+ *       connect, C at a time, and stay until all N are in; reports how long that took and the probe's
+ *       round trips before and during the storm;</li>
  *   <li>{@code populate}: leaves persistent sessions and retained messages behind, for start-up timing.</li>
  * </ul>
  * With {@code --query-url} a {@code throughput} run also queries that exchange, {@code async} over
@@ -47,6 +55,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class MqttBench {
     private final Map<String, String> options;
+    private SslContext clientTls;
 
     private MqttBench(Map<String, String> options) {
         this.options = options;
@@ -56,7 +65,9 @@ public final class MqttBench {
         if (args.length == 0) {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
-                    + "[--rate MSGS_PER_S] [--concurrency N] [--persistent true] [--query-url URL] [--pid BROKER_PID] [--label TEXT]\n"
+                    + "[--rate MSGS_PER_S] [--concurrency N] [--tls true] [--persistent true] [--query-url URL] "
+                    + "[--pid BROKER_PID] [--label TEXT]\n"
+                    + "       MqttBench storm [--connections N] [--concurrency N]\n"
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
         }
@@ -64,6 +75,7 @@ public final class MqttBench {
         switch (args[0]) {
             case "throughput" -> bench.throughput();
             case "connect" -> bench.connectRate();
+            case "storm" -> bench.storm();
             case "populate" -> bench.populate();
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }
@@ -211,13 +223,13 @@ public final class MqttBench {
         AtomicLong completed = new AtomicLong();
         AtomicLong ids = new AtomicLong();
         Bootstrap bootstrap = new Bootstrap().group(group).channel(type).option(ChannelOption.TCP_NODELAY, true);
-        ConnectLoop loop = new ConnectLoop(bootstrap, host, port, completed, ids);
+        ConnectLoop loop = new ConnectLoop(bootstrap, host, port, completed, ids, tls());
         for (int i = 0; i < concurrency; i++) {
             loop.next();
         }
         Measurement m = measure(completed::get);
         loop.running = false;
-        report("connect", m, "connections", "concurrency=" + concurrency);
+        report("connect", m, "connections", "concurrency=" + concurrency + (tls() != null ? " tls" : ""));
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
@@ -230,13 +242,33 @@ public final class MqttBench {
         private final AtomicLong ids;
         volatile boolean running = true;
 
-        ConnectLoop(Bootstrap bootstrap, String host, int port, AtomicLong completed, AtomicLong ids) {
+        ConnectLoop(Bootstrap bootstrap, String host, int port, AtomicLong completed, AtomicLong ids, SslContext tls) {
             this.bootstrap = bootstrap.handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    if (tls != null) {
+                        ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                    }
                     ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
                         @Override
                         public void channelActive(ChannelHandlerContext ctx) {
+                            if (tls == null) {
+                                sendConnect(ctx);
+                            }
+                        }
+
+                        @Override
+                        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                            if (event instanceof SslHandshakeCompletionEvent done) {
+                                if (done.isSuccess()) {
+                                    sendConnect(ctx);
+                                } else {
+                                    ctx.close();
+                                }
+                            }
+                        }
+
+                        private void sendConnect(ChannelHandlerContext ctx) {
                             ctx.writeAndFlush(Packets.connect("bench-conn-" + ConnectLoop.this.ids.incrementAndGet(), 60));
                         }
 
@@ -271,9 +303,163 @@ public final class MqttBench {
         }
     }
 
+    /** With {@code --tls true}, a client TLS context that trusts any certificate (a benchmark, not a client to copy). */
+    private SslContext tls() {
+        if (!Boolean.parseBoolean(get("tls", "false"))) {
+            return null;
+        }
+        if (clientTls == null) {
+            try {
+                clientTls = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE).build();
+            } catch (javax.net.ssl.SSLException e) {
+                throw new IllegalStateException("cannot make a client TLS context", e);
+            }
+        }
+        return clientTls;
+    }
+
+    /**
+     * {@code --connections} new clients connect, {@code --concurrency} at a time, and stay; meanwhile
+     * a probe publishes to itself one message at a time and records each round trip.
+     */
+    private void storm() throws Exception {
+        String host = get("host", "127.0.0.1");
+        int port = integer("port", 1883);
+        int connections = integer("connections", 10_000);
+        int concurrency = integer("concurrency", 500);
+        EventLoopGroup group = group(integer("threads", 1));
+        EventLoopGroup probeGroup = group(1);
+        Class<? extends SocketChannel> type = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        BenchClient probe = BenchClient.connect(probeGroup, type, host, port, "storm-probe");
+        probe.subscribe("storm/probe", 0);
+        probe.publishes("storm/probe", 0, new byte[16]);
+        RoundTrips before = RoundTrips.measure(probe, 2_000, () -> false);
+        Storm storm = new Storm(new Bootstrap().group(group).channel(type).option(ChannelOption.TCP_NODELAY, true),
+                host, port, connections, concurrency);
+        long start = System.nanoTime();
+        storm.start();
+        RoundTrips during = RoundTrips.measure(probe, Integer.MAX_VALUE, storm::done);
+        storm.await();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "%s storm connections=%d concurrency=%d: all connected in %.2f s (%.0f/s); "
+                        + "probe round trips before: %s; during: %s%n", get("label", "broker"), connections, concurrency,
+                seconds, connections / seconds, before, during);
+        storm.close();
+        probe.close();
+        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        probeGroup.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
     private static EventLoopGroup group(int threads) {
         IoHandlerFactory factory = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         return new MultiThreadIoEventLoopGroup(threads, factory);
+    }
+
+    /** Publish-to-receive round trips of one probe client, one message at a time. */
+    private record RoundTrips(int count, double p50Millis, double p99Millis, double maxMillis) {
+        static RoundTrips measure(BenchClient probe, int max, java.util.function.BooleanSupplier stop)
+                throws InterruptedException {
+            List<Long> nanos = new ArrayList<>();
+            while (nanos.size() < max && !stop.getAsBoolean()) {
+                long target = probe.received.get() + 1;
+                long t0 = System.nanoTime();
+                probe.send(1);
+                long deadline = t0 + 30_000_000_000L;
+                while (probe.received.get() < target) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the probe got no answer within 30 s");
+                    }
+                    Thread.onSpinWait();
+                }
+                nanos.add(System.nanoTime() - t0);
+            }
+            java.util.Collections.sort(nanos);
+            if (nanos.isEmpty()) {
+                return new RoundTrips(0, 0, 0, 0);
+            }
+            return new RoundTrips(nanos.size(), nanos.get(nanos.size() / 2) / 1e6,
+                    nanos.get(Math.min(nanos.size() - 1, (int) (nanos.size() * 0.99))) / 1e6,
+                    nanos.get(nanos.size() - 1) / 1e6);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%d, p50 %.2f ms, p99 %.2f ms, max %.2f ms", count, p50Millis,
+                    p99Millis, maxMillis);
+        }
+    }
+
+    /** Opens {@code total} connections, {@code concurrency} CONNECTs in flight at a time, and keeps them open. */
+    private static final class Storm {
+        private final Bootstrap bootstrap;
+        private final String host;
+        private final int port;
+        private final int total;
+        private final int concurrency;
+        private final AtomicLong started = new AtomicLong();
+        private final AtomicLong ids = new AtomicLong();
+        private final java.util.concurrent.CountDownLatch connected;
+        private final java.util.Queue<io.netty.channel.Channel> channels = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        Storm(Bootstrap bootstrap, String host, int port, int total, int concurrency) {
+            this.host = host;
+            this.port = port;
+            this.total = total;
+            this.concurrency = concurrency;
+            this.connected = new java.util.concurrent.CountDownLatch(total);
+            this.bootstrap = bootstrap.handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelActive(ChannelHandlerContext ctx) {
+                            channels.add(ctx.channel());
+                            ctx.writeAndFlush(Packets.connect("storm-" + ids.incrementAndGet(), 600));
+                        }
+
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                            ((io.netty.buffer.ByteBuf) msg).release();
+                            connected.countDown();
+                            next();
+                        }
+                    });
+                }
+            });
+        }
+
+        void start() {
+            for (int i = 0; i < concurrency; i++) {
+                next();
+            }
+        }
+
+        private void next() {
+            if (started.incrementAndGet() <= total) {
+                bootstrap.connect(host, port).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        throw new IllegalStateException("cannot connect to " + host + ":" + port, f.cause());
+                    }
+                });
+            }
+        }
+
+        boolean done() {
+            return connected.getCount() == 0;
+        }
+
+        void await() throws InterruptedException {
+            if (!connected.await(120, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException((total - connected.getCount()) + " of " + total
+                        + " connections got CONNACK within 120 s");
+            }
+        }
+
+        void close() {
+            for (io.netty.channel.Channel channel : channels) {
+                channel.writeAndFlush(Packets.disconnect()).addListener(f -> channel.close());
+            }
+        }
     }
 
     private record Measurement(double seconds, long count, double brokerCpuSeconds) {

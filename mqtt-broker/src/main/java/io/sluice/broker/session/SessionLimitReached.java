@@ -1,0 +1,10 @@
+package io.sluice.broker.session;
+
+/** A new session would exceed {@code mqtt.max_sessions} and no offline session could make room. */
+public final class SessionLimitReached extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    SessionLimitReached(String message) {
+        super(message, null, false, false);
+    }
+}
