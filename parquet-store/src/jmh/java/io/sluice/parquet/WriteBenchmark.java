@@ -96,6 +96,11 @@ public class WriteBenchmark {
             }
 
             @Override
+            public void expired(List<StoredFile> retired) {
+                throw new IllegalStateException("retention retired files in a benchmark: " + retired);
+            }
+
+            @Override
             public void discarded(StoreBatch b, RuntimeException cause) {
                 throw cause;
             }
