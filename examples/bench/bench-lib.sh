@@ -6,8 +6,8 @@ port=${BENCH_PORT:-18830}
 work=$(mktemp -d)
 broker=
 
-bench() {
-  java -cp "examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*" \
+bench() { # with bench_cpu set, the load generator runs on that core only
+  ${bench_cpu:+taskset -c "$bench_cpu"} java -cp "examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*" \
     io.sluice.examples.bench.MqttBench "$@" --port "$port" --seconds "$seconds" --warmup "$warmup" 2>/dev/null
 }
 

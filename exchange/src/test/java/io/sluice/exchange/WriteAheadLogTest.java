@@ -1,5 +1,7 @@
 package io.sluice.exchange;
 
+import io.sluice.parquet.ParquetSettings;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,7 +62,7 @@ class WriteAheadLogTest {
     private static ExchangeSettings settings(Path dir, int cap) {
         RingSettings ring = RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1));
         return ExchangeSettings.defaults("ex", "t/#", dir.toString()).withStreamType(GatedPlugin.ID).withRing(ring)
-                .withDurability(Durability.WAL);
+                .withParquet(ParquetSettings.defaults(dir.toString()).withFileRollInterval(Duration.ofMillis(100))).withDurability(Durability.WAL);
     }
 
     private static Exchange open(ExchangeSettings settings, GatedPlugin plugin) throws IOException {

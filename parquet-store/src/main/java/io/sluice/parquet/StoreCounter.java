@@ -8,6 +8,7 @@ public enum StoreCounter {
     FILES_WRITTEN("parquet_files_written_total", "Parquet files published"),
     BATCHES_WRITTEN("parquet_batches_written_total", "batches written into published files"),
     RECORDS_WRITTEN("parquet_records_written_total", "records written into published files"),
+    RECORDS_APPENDED("parquet_records_appended_total", "records written into row groups, of published files or the open one"),
     BYTES_WRITTEN("parquet_bytes_written_total", "bytes of published files"),
     WRITE_ERRORS("parquet_write_errors_total", "failed attempts to write a file (retried)"),
     FILES_DELETED("parquet_files_deleted_total", "files deleted by retention (file_count, retention)"),

@@ -214,6 +214,7 @@ final class StoreWriter implements Runnable {
             }
             open.write(batch.source, batch.columns);
             appended++;
+            store.count(StoreCounter.RECORDS_APPENDED, batch.columns.rows());
             release(batch.source);
             if (open.isFull(store.settings().fileSize())) {
                 publishOpen();

@@ -79,7 +79,7 @@ class CaptureEndToEndTest {
     }
 
     private List<Object[]> captured(String name) throws Exception {
-        return DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir.resolve("parquet")
+        return DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, data FROM read_parquet('" + dir.resolve("parquet")
                 + "/sluice_" + name + "-*.parquet') ORDER BY \"offset\"");
     }
 
@@ -178,11 +178,11 @@ class CaptureEndToEndTest {
     }
 
     @Test
-    void aSlowStreamReachesDiskThroughFlushIntervalWhileTheServerRuns() throws Exception {
-        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:*", "ringbus { cap = 100000 }"));
+    void aSlowStreamReachesDiskThroughFileRollIntervalWhileTheServerRuns() throws Exception {
+        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:*", "ringbus { cap = 100000 }\n    parquet { file_roll_interval = 200ms }"));
         client("trickle").publishWith().topic("slow/1").qos(MqttQos.AT_LEAST_ONCE).payload("x".getBytes()).send();
         Exchange slow = server.exchanges().get("slow");
-        Eventually.await(() -> slow.status().files() == 1, "a file published by flush_interval");
+        Eventually.await(() -> slow.status().files() == 1, "a file published by flush_interval, then file_roll_interval");
         assertEquals(1, captured("slow").size());
     }
 

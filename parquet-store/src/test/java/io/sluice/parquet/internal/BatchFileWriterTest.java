@@ -195,6 +195,37 @@ class BatchFileWriterTest {
     }
 
     @Test
+    void deltaEncodedKeysRoundTripEveryLongIncludingStepsThatOverflow() throws Exception {
+        Schema schema = Schema.of(Column.TS, Column.OFFSET);
+        int rows = 1_000;
+        long[] values = new long[rows];
+        Random random = new Random(7);
+        for (int i = 0; i < rows; i++) {
+            // Runs of small steps (the usual keys), then extremes whose deltas wrap around.
+            values[i] = i < 300 ? 1_700_000_000_000L + i / 7 : i % 5 == 0 ? Long.MIN_VALUE + i : i % 5 == 1 ? Long.MAX_VALUE - i
+                    : random.nextLong();
+        }
+        long[] offsets = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            offsets[i] = i * 3L;
+        }
+        Path file = dir.resolve("delta.parquet");
+        try (BatchFileWriter writer = open(file, schema, 1L << 30, CompressionCodecName.ZSTD)) {
+            writer.write(ColumnBatch.of(schema, List.of(LongVector.of(values), LongVector.of(offsets)), 129)); // a partial block
+            writer.write(new ColumnBatch(schema, List.of(LongVector.of(values), LongVector.of(offsets)), 129, rows));
+        }
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+            for (int i = 0; i < rows; i++) {
+                Group row = reader.read();
+                assertEquals(values[i], row.getLong("ts", 0), "ts of row " + i);
+                assertEquals(offsets[i], row.getLong("offset", 0), "offset of row " + i);
+            }
+            assertNull(reader.read());
+        }
+    }
+
+    @Test
     void aRequiredColumnMissingOrNullableInABatchIsRefusedWithItsName() throws Exception {
         Schema file = Schema.of(Column.TS, Column.OFFSET, Column.required("topic", ColumnType.STRING));
         Schema nullableTopic = Schema.of(Column.TS, Column.OFFSET, Column.nullable("topic", ColumnType.STRING));
