@@ -204,7 +204,7 @@ class SpiExchangeTest {
     private ExchangeSettings settings(String name, int streamType, int cap) {
         return ExchangeSettings.defaults(name, "cars/+/spi", dir.resolve(name).toString()).withStreamType(streamType)
                 .withRing(RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1)))
-                .withParquet(ParquetSettings.defaults(dir.resolve(name).toString()).withQueueBatches(16).withFileRollInterval(Duration.ofMillis(100)));
+                .withParquet(ParquetSettings.defaults(dir.resolve(name).toString()).withQueueBatches(16).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO));
     }
 
     @Test

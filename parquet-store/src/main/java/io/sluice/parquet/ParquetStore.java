@@ -167,6 +167,7 @@ public final class ParquetStore implements AutoCloseable {
 
     private StoreRecovery recover() {
         List<StoredFile> files = new ArrayList<>();
+        List<Path> journals = new ArrayList<>();
         int temps = 0;
         try {
             for (FileStatus status : fs.listStatus(dir)) {
@@ -183,7 +184,8 @@ public final class ParquetStore implements AutoCloseable {
                     continue;
                 }
                 if (status.isFile() && names.isJournal(name)) {
-                    continue; // deleted with its file by rescue
+                    journals.add(status.getPath());
+                    continue;
                 }
                 FileName.Parsed parsed = status.isFile() ? names.parsePublished(name) : null;
                 if (parsed != null) {
@@ -192,6 +194,9 @@ public final class ParquetStore implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("exchange " + exchange + ": cannot list " + dir, e);
+        }
+        for (Path journal : journals) {
+            deleteOrphanJournal(journal);
         }
         counts.addAndGet(StoreCounter.TEMP_FILES_REMOVED.ordinal(), temps);
         files.sort(Comparator.comparingLong(StoredFile::seq));
@@ -231,6 +236,18 @@ public final class ParquetStore implements AutoCloseable {
             return null;
         } finally {
             java.nio.file.Files.deleteIfExists(journal);
+        }
+    }
+
+    /** A journal whose file was published (a crash came before its deletion); rescue already deleted the others. */
+    private void deleteOrphanJournal(Path journal) {
+        try {
+            if (fs.exists(journal)) {
+                fs.delete(journal, false);
+                LOG.info("exchange {}: deleted {}, the journal of a file already published", exchange, journal);
+            }
+        } catch (IOException e) {
+            LOG.warn("exchange {}: cannot delete leftover journal {}: {}", exchange, journal, e.toString());
         }
     }
 

@@ -68,7 +68,8 @@ final class Fixture implements AutoCloseable {
         String files = dir.resolve(name).toString();
         return ExchangeSettings.defaults(name, "t/#", files)
                 .withRing(RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1)))
-                .withParquet(ParquetSettings.defaults(files).withQueueBatches(4).withFileRollInterval(Duration.ofMillis(100)));
+                .withParquet(ParquetSettings.defaults(files).withQueueBatches(4).withFileRollInterval(Duration.ofMillis(100))
+                        .withRetention(Duration.ZERO)); // the tests capture at ts of 2023
     }
 
     Exchange exchange(ExchangeSettings settings) throws IOException {

@@ -122,14 +122,14 @@ class CaptureCrashTest {
             Eventually.await(() -> acknowledged.size() == messages, "every publish acknowledged");
             Path journal = dir.resolve("parquet").resolve(".sluice_crash_0.parquet.journal");
             long[] last = {-1, System.nanoTime()};
-            // The writer journals each 100 ms batch as it comes; once the journal stopped growing for 500 ms, all are in it.
+            // The writer journals each 100 ms batch as it comes; once the journal stopped growing for 2 s, all are in it.
             Eventually.await(() -> {
                 long size = size(journal);
                 if (size != last[0]) {
                     last[0] = size;
                     last[1] = System.nanoTime();
                 }
-                return size > 0 && System.nanoTime() - last[1] > TimeUnit.MILLISECONDS.toNanos(500);
+                return size > 0 && System.nanoTime() - last[1] > TimeUnit.SECONDS.toNanos(2);
             }, "the open file's journal settled");
             assertEquals(List.of(), publishedFiles(), "the file is still open");
             first.kill();
