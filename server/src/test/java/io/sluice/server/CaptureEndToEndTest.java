@@ -122,14 +122,14 @@ class CaptureEndToEndTest {
 
     @Test
     void theQueryChannelAnswersWhileTheServerRunsFromMemoryAndFiles() throws Exception {
-        start(exchange("mq1", "live", "live/#", "tcp://127.0.0.1:*", "ringbus { cap = 100 }"));
+        start(exchange("mq1", "live", "live/#", "tcp://127.0.0.1:*", "ringbus { cap = 100 }\n    parquet { file_roll_interval = 100ms }"));
         Mqtt5BlockingClient pub = client("source");
         int count = 250; // two full batches go to files, the rest waits in the ring
         for (int i = 0; i < count; i++) {
             pub.publishWith().topic("live/" + i).qos(MqttQos.AT_LEAST_ONCE).payload(("m" + i).getBytes()).send();
         }
         Exchange live = server.exchanges().get("live");
-        Eventually.await(() -> live.status().files() >= 2, "both full batches written");
+        Eventually.await(() -> live.counter(io.sluice.parquet.StoreCounter.RECORDS_WRITTEN) >= 200, "both full batches in published files");
         try (ExchangeConsumer consumer = ExchangeConsumer.builder().url(server.queryEndpoint("live"))
                 .timeout(Duration.ofSeconds(10)).connect();
              Query query = consumer.query("async-0-" + Long.MAX_VALUE / 2 + "-ts,offset,topic,data")) {

@@ -166,8 +166,8 @@ class ConfigLoaderTest {
     void parquetRollIntervalAndRetentionAreDurationsWithDefaultsAndPerExchangeOverrides() throws IOException {
         SluiceConfig config = load("""
                 parquet { file_roll_interval = 5m, retention = 0 }
-                exchange_client.a { exchange { name = a, topic = "a/#", parquet { retention = 2d } } }
-                exchange_client.b { exchange { name = b, topic = "b/#" } }
+                exchange_client.a { exchange_url = "tcp://127.0.0.1:10001", exchange { name = a, topic = "a/#", parquet { retention = 2d } } }
+                exchange_client.b { exchange_url = "tcp://127.0.0.1:10002", exchange { name = b, topic = "b/#" } }
                 """);
         ParquetSettings a = config.exchanges().get(0).exchange().parquet();
         ParquetSettings b = config.exchanges().get(1).exchange().parquet();
