@@ -7,12 +7,30 @@
 #   examples/bench/capture-cost.sh
 # SECONDS_PER_RUN and WARMUP_SECONDS override 10 s each; ROUNDS (default 1) repeats the whole
 # sequence, interleaved, since runs on a shared machine move by 15 % or more from one to the next.
+# CAP sets ringbus.cap (default 10000, the default). PAYLOADS (default "64 1024") the payload sizes.
+#
+# PIN=1 (needs 2 cores): every thread of the broker is pinned to core 0 (taskset -a -cp 0 <pid>
+# after start; threads started later inherit it) and the load generator runs on core 1, so the
+# broker has the same CPU budget with and without capture, and the ratio is capture's CPU cost,
+# not contention with the generator.
 set -eu
 cd "$(dirname "$0")/../.."
 . examples/bench/bench-lib.sh
 
 capture() { # extra exchange keys
-  printf 'persistence.enabled = false\nexchange_client.bench {\n  exchange_url = "tcp://127.0.0.1:*"\n  exchange {\n    name = bench\n    topic = "bench/#"\n    ringbus { cap = 50000 }\n    %s\n  }\n}\n' "$1"
+  printf 'persistence.enabled = false\nexchange_client.bench {\n  exchange_url = "tcp://127.0.0.1:*"\n  exchange {\n    name = bench\n    topic = "bench/#"\n    ringbus { cap = %s }\n    %s\n  }\n}\n' "${CAP:-10000}" "$1"
+}
+
+if [ "${PIN:-0}" = 1 ]; then
+  BENCH_CPUS=1
+  pin_broker() { taskset -a -cp 0 "$broker" > /dev/null; }
+else
+  pin_broker() { :; }
+fi
+
+run() { # label: one measured run against the started broker
+  pin_broker
+  bench throughput --publishers 4 --subscribers 1 --qos 0 --payload "$payload" --pid "$broker" --label "$1"
 }
 
 rate() { # the deliveries per second of a result line
@@ -20,16 +38,16 @@ rate() { # the deliveries per second of a result line
 }
 
 for round in $(seq "${ROUNDS:-1}"); do
-  for payload in 64 1024; do
-    echo "round $round, payload $payload B"
+  for payload in ${PAYLOADS:-64 1024}; do
+    echo "round $round, payload $payload B, cap ${CAP:-10000}, pinned ${PIN:-0}"
     start_sluice off "persistence.enabled = false"
-    line=$(bench throughput --publishers 4 --subscribers 1 --qos 0 --payload $payload --pid "$broker" --label "capture-off")
+    line=$(run capture-off)
     stop_broker
     echo "$line"
     off=$(echo "$line" | rate)
     for durability in none wal; do
       start_sluice "$durability" "$(capture "durability = $durability")"
-      line=$(bench throughput --publishers 4 --subscribers 1 --qos 0 --payload $payload --pid "$broker" --label "capture-$durability")
+      line=$(run "capture-$durability")
       stop_broker
       echo "$line"
       echo "  kept $(( 100 * $(echo "$line" | rate) / off )) % of capture-off"

@@ -94,12 +94,12 @@ public class CaptureBenchmark {
         }
     }
 
-    /** Offer to files on disk. */
+    /** Offer to row groups on disk (files are published as they reach file_size). */
     @Benchmark
     @OperationsPerInvocation(MESSAGES)
     public void offerToParquet() {
         offerAll();
-        while (exchange.counter(StoreCounter.RECORDS_WRITTEN) < offered) {
+        while (exchange.counter(StoreCounter.RECORDS_APPENDED) < offered) {
             Thread.onSpinWait();
         }
     }

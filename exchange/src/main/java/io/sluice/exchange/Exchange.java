@@ -120,7 +120,8 @@ public final class Exchange implements AutoCloseable {
         Custody custody = new Custody(name, codec, spill, log, counts);
         ParquetStore store;
         try {
-            store = ParquetStore.open(name, settings.parquet(), footer(settings, plugin), custody);
+            // Without a write-ahead log, the open file's journal keeps its complete row groups across a crash.
+            store = ParquetStore.open(name, settings.parquet(), footer(settings, plugin), custody, log == null);
         } catch (IOException | RuntimeException e) {
             closeLog(log, e);
             throw e;

@@ -75,7 +75,7 @@ class CaptureThroughputTest {
         assertEquals(0L, ((Number) totals[2]).longValue());
         assertEquals(2L * PER_THREAD - 1, ((Number) totals[3]).longValue());
         LOG.info("{} rows share {} distinct ts values", totals[0], totals[4]);
-        List<Object[]> backwards = DuckDb.query("SELECT count(*) FROM (SELECT ts - lag(ts) OVER (ORDER BY \"offset\") AS step FROM "
+        List<Object[]> backwards = DuckDb.query("SELECT count(*) FROM (SELECT epoch_ms(ts) - lag(epoch_ms(ts)) OVER (ORDER BY \"offset\") AS step FROM "
                 + files + ") WHERE step < 0");
         assertEquals(0L, ((Number) backwards.get(0)[0]).longValue(), "ts decreasing with offset");
         List<Object[]> order = DuckDb.query("SELECT producer, count(*), count(*) FILTER (WHERE seq <> previous + 1) FROM ("

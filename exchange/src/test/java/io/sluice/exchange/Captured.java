@@ -42,7 +42,7 @@ final class Captured {
             }
         }
         List<Row> rows = new ArrayList<>();
-        for (Object[] r : DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir + "/*.parquet') ORDER BY \"offset\"")) {
+        for (Object[] r : DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, data FROM read_parquet('" + dir + "/*.parquet') ORDER BY \"offset\"")) {
             rows.add(new Row(((Number) r[0]).longValue(), ((Number) r[1]).longValue(), (String) r[2], (byte[]) r[3]));
         }
         return rows;

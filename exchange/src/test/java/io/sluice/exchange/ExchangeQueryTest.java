@@ -39,7 +39,7 @@ class ExchangeQueryTest {
     private ExchangeSettings settings(int cap) {
         return ExchangeSettings.defaults("q", "t/#", dir.toString()).withStreamType(GatedPlugin.ID)
                 .withRing(RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1)))
-                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(4));
+                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(4).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO));
     }
 
     private Exchange open(ExchangeSettings settings) throws IOException {
@@ -140,7 +140,8 @@ class ExchangeQueryTest {
     void queriesWhileBatchesMoveToDiskSeeNoGapsAndNoDuplicates() throws Exception {
         plugin.open();
         ExchangeSettings settings = settings(100).withRing(RingSettings.defaults().withCap(100).withFlushInterval(Duration.ofMillis(2)))
-                .withParquet(ParquetSettings.defaults(dir.toString()).withFileCount(100_000));
+                .withParquet(ParquetSettings.defaults(dir.toString()).withFileCount(100_000).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO)
+                        .withFileSize(ParquetSettings.MIN_FILE_SIZE));
         int chunks = 40;
         int perChunk = 500;
         int total = chunks * perChunk;
@@ -186,7 +187,7 @@ class ExchangeQueryTest {
     @Test
     void aFileBeingReadOutlivesRetentionUntilTheQueryEnds() throws Exception {
         plugin.open();
-        ExchangeSettings settings = settings(10).withParquet(ParquetSettings.defaults(dir.toString()).withFileCount(1));
+        ExchangeSettings settings = settings(10).withParquet(ParquetSettings.defaults(dir.toString()).withFileCount(1).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO));
         withExchange(settings, exchange -> {
             offer(exchange, 0, 10);
             Eventually.await(() -> exchange.counter(StoreCounter.FILES_WRITTEN) == 1, () -> "first file");

@@ -1,6 +1,7 @@
 package io.sluice.exchange;
 
 import io.sluice.parquet.DuckDb;
+import io.sluice.parquet.ParquetSettings;
 import io.sluice.testing.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +28,9 @@ class ExchangeTest {
 
     private ExchangeSettings settings() {
         return ExchangeSettings.defaults("ex1", "sensors/#", dir.toString())
-                .withRing(RingSettings.defaults().withCap(100).withFlushInterval(Duration.ofHours(1)));
+                .withRing(RingSettings.defaults().withCap(100).withFlushInterval(Duration.ofHours(1)))
+                .withParquet(ParquetSettings.defaults(dir.toString()).withFileRollInterval(Duration.ofMillis(100))
+                        .withRetention(Duration.ZERO)); // some tests capture at ts of 2023
     }
 
     private static Exchange open(ExchangeSettings settings) throws IOException {

@@ -37,7 +37,8 @@ class FullOpTest {
     private ExchangeSettings settings(FullOp op) {
         RingSettings ring = RingSettings.defaults().withCap(10).withFlushInterval(Duration.ofHours(1)).withFullOp(op);
         return ExchangeSettings.defaults("ex", "t/#", dir.toString()).withStreamType(GatedPlugin.ID).withRing(ring)
-                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(1)).withDurability(Durability.NONE);
+                .withParquet(ParquetSettings.defaults(dir.toString()).withQueueBatches(1).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO))
+                .withDurability(Durability.NONE);
     }
 
     private Exchange open(ExchangeSettings settings) throws IOException {

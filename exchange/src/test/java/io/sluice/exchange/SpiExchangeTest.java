@@ -204,7 +204,7 @@ class SpiExchangeTest {
     private ExchangeSettings settings(String name, int streamType, int cap) {
         return ExchangeSettings.defaults(name, "cars/+/spi", dir.resolve(name).toString()).withStreamType(streamType)
                 .withRing(RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1)))
-                .withParquet(ParquetSettings.defaults(dir.resolve(name).toString()).withQueueBatches(16));
+                .withParquet(ParquetSettings.defaults(dir.resolve(name).toString()).withQueueBatches(16).withFileRollInterval(Duration.ofMillis(100)).withRetention(Duration.ZERO));
     }
 
     @Test
@@ -259,7 +259,7 @@ class SpiExchangeTest {
 
     /** DuckDB sees ts, offset, topic, one BLOB per signal holding flags | payload, and raw. */
     private static void assertDuckDbReads(Path files) throws Exception {
-        List<Object[]> rows = DuckDb.query("SELECT ts, \"offset\", topic, \"0001\", \"0a2b\", \"1fff\", \"f00f\", raw,"
+        List<Object[]> rows = DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, \"0001\", \"0a2b\", \"1fff\", \"f00f\", raw,"
                 + " get_bit(\"0001\"::BIT, 0) AS update_0001, \"0a2b\"[2:] AS payload_0a2b"
                 + " FROM read_parquet('" + files + "/*.parquet', union_by_name = true) ORDER BY \"offset\"");
         assertEquals(MESSAGES, rows.size());

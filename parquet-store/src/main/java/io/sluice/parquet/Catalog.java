@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The published files of one exchange in seq order, and the next seq. Retention lives here:
- * adding a file beyond {@code file_count} retires the oldest. Written by the writer thread,
+ * adding a file beyond {@code file_count} retires the oldest, and {@link #expire} retires files by
+ * age, never the newest (its footer carries offsets and the clock across restarts). Written by the writer thread,
  * read by any thread; methods are synchronized.
  */
 final class Catalog {
@@ -30,6 +31,15 @@ final class Catalog {
         nextSeq = Math.max(nextSeq, file.seq() + 1);
         List<StoredFile> retired = new ArrayList<>();
         while (files.size() > fileCount) {
+            retired.add(files.remove(0));
+        }
+        return retired;
+    }
+
+    /** Retires the files whose newest row is older than {@code cutoffTs}, oldest first, keeping the newest file. */
+    synchronized List<StoredFile> expire(long cutoffTs) {
+        List<StoredFile> retired = new ArrayList<>();
+        while (files.size() > 1 && files.get(0).maxTs() < cutoffTs) {
             retired.add(files.remove(0));
         }
         return retired;

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
  * <pre>
  *   published:  &lt;prefix&gt;_&lt;exchange&gt;-&lt;minTs&gt;~&lt;maxTs&gt;_&lt;seq&gt;.parquet   sluice_mq1-1700000000000~1700000004999_42.parquet
  *   writing:    .&lt;prefix&gt;_&lt;exchange&gt;_&lt;seq&gt;.parquet.tmp             .sluice_mq1_42.parquet.tmp
+ *   its journal: .&lt;prefix&gt;_&lt;exchange&gt;_&lt;seq&gt;.parquet.journal       .sluice_mq1_42.parquet.journal
  * </pre>
  *
  * With an empty prefix the leading {@code <prefix>_} is left out, so no name starts with
@@ -17,13 +18,15 @@ import java.util.regex.Pattern;
  * smallest and largest ts in the file (epoch ms), so a range scan skips files by name alone;
  * {@code seq} counts the exchange's files from 0 in the order they were written, which is key
  * order. A file being written has a leading dot and a {@code .tmp} suffix: readers and globs such
- * as {@code *.parquet} never see it, and one found at start-up is a crash leftover.
+ * as {@code *.parquet} never see it, and one found at start-up is a crash leftover. Its row-group
+ * journal (see {@code RowGroupJournal}), when kept, is hidden the same way.
  */
 public final class FileName {
 
     private final String stem;
     private final Pattern published;
     private final Pattern temporary;
+    private final Pattern journal;
 
     /**
      * @throws InvalidSettingException when prefix or exchange name have characters other than
@@ -35,6 +38,7 @@ public final class FileName {
         this.stem = prefix.isEmpty() ? exchange : prefix + "_" + exchange;
         this.published = Pattern.compile(Pattern.quote(stem + "-") + "(\\d{1,19})~(\\d{1,19})_(\\d{1,19})\\.parquet");
         this.temporary = Pattern.compile(Pattern.quote("." + stem + "_") + "(\\d{1,19})\\.parquet\\.tmp");
+        this.journal = Pattern.compile(Pattern.quote("." + stem + "_") + "(\\d{1,19})\\.parquet\\.journal");
     }
 
     static void checkPart(String key, String value, boolean mayBeEmpty) {
@@ -67,6 +71,11 @@ public final class FileName {
         return "." + stem + "_" + seq + ".parquet.tmp";
     }
 
+    /** The name of the row-group journal of a file being written. */
+    public String journal(long seq) {
+        return "." + stem + "_" + seq + ".parquet.journal";
+    }
+
     /** The parts of a published name of this exchange, or null for any other name. */
     public Parsed parsePublished(String name) {
         Matcher m = published.matcher(name);
@@ -83,6 +92,17 @@ public final class FileName {
     /** Whether the name is a file of this exchange being written (or left by a crash). */
     public boolean isTemporary(String name) {
         return temporary.matcher(name).matches();
+    }
+
+    /** The seq of a file being written (or left by a crash), or -1 for any other name. */
+    public long temporarySeq(String name) {
+        Matcher m = temporary.matcher(name);
+        return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /** Whether the name is the row-group journal of a file of this exchange being written. */
+    public boolean isJournal(String name) {
+        return journal.matcher(name).matches();
     }
 
     /**

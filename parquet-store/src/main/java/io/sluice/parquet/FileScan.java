@@ -25,6 +25,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Streams the rows of one file whose ts is in [start, end], in chunks of at most
@@ -70,10 +71,19 @@ public final class FileScan implements AutoCloseable {
         wanted.add(Column.TS.name());
         wanted.addAll(columns.isEmpty() ? fileSchema.columns().stream().map(Column::name).toList() : columns);
         this.schema = fileSchema.project(wanted);
-        this.requested = SchemaMapping.toParquet(schema);
+        this.requested = project(fileType, schema);
         this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
         reader.setRequestedSchema(requested);
         selectRowGroups(reader.getRowGroups());
+    }
+
+    /** The file's own fields of the projected columns, as the file annotates them (old files have a plain INT64 ts). */
+    private static MessageType project(MessageType fileType, Schema projected) {
+        List<Type> fields = new ArrayList<>(projected.size());
+        for (Column column : projected.columns()) {
+            fields.add(fileType.getType(column.name()));
+        }
+        return new MessageType(fileType.getName(), fields);
     }
 
     static FileScan open(FileSystem fs, StoredFile file, Configuration configuration, long start, long end, List<String> columns)

@@ -1,6 +1,7 @@
 package io.sluice.parquet;
 
 import io.sluice.parquet.internal.FileInput;
+import io.sluice.parquet.internal.RowGroupJournal;
 import io.sluice.parquet.internal.ZstdPageCompressor;
 import io.sluice.settings.InvalidSettingException;
 import java.io.File;
@@ -34,13 +35,17 @@ import org.slf4j.LoggerFactory;
  * <p>Files live in {@code parquet.dir}, which may be a local path or any Hadoop FileSystem URI
  * ({@code file:} by default; local files are written through the raw local file system, so no
  * {@code .crc} sidecars appear). Names follow {@link FileName}; footers carry {@link FooterKeys}.
- * A file is written under its temporary name, made durable, and renamed when complete, so readers
- * never see a half-written file and a crash leaves nothing that looks finished but is not; a
- * temporary file found at open is such a leftover and is deleted (its batches were in memory).
+ * A file is written under its temporary name, gaining a row group per batch, and is made durable
+ * and renamed when complete (see {@link StoreWriter}), so readers never see a half-written file and
+ * a crash leaves nothing that looks finished but is not. A temporary file found at open is such a
+ * leftover: when it has a row-group journal (kept for local files when the store is opened with
+ * one, i.e. {@code durability = none}), its journaled row groups get their footer and the file is
+ * published; otherwise it is deleted (its rows are still in the exchange's write-ahead log).
  *
- * <p>Retention: {@code file_count} files at most; publishing one more retires the oldest, which
- * the {@link StoreListener} deletes through {@link #delete} when no reader needs it.
- * {@code file_size} is the size of one file (see {@link StoreWriter}), so the files take about
+ * <p>Retention: {@code file_count} files at most; publishing one more retires the oldest. Files
+ * whose newest row is older than {@code retention} are retired too (checked every second), except
+ * the newest file. The {@link StoreListener} deletes retired files through {@link #delete} when no
+ * reader needs them. {@code file_size} is the size of one file, so the files take about
  * {@code file_count × file_size} bytes at most.
  *
  * <p>Threading: one writer thread ({@code sluice-exchange-<name>-writer}) writes and publishes;
@@ -61,6 +66,7 @@ public final class ParquetStore implements AutoCloseable {
     private final FileSystem fs;
     private final Path dir;
     private final boolean local;
+    private final boolean journaled;
     private final FileName names;
     private final Catalog catalog;
     private final StoreRecovery recovery;
@@ -71,7 +77,7 @@ public final class ParquetStore implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ParquetStore(String exchange, ParquetSettings settings, Map<String, String> fileMetadata, Configuration configuration,
-                         FileSystem fs, Path dir, FileName names, StoreListener listener) throws IOException {
+                         FileSystem fs, Path dir, FileName names, StoreListener listener, boolean journal) throws IOException {
         this.exchange = exchange;
         this.settings = settings;
         this.fileMetadata = Map.copyOf(fileMetadata);
@@ -79,6 +85,7 @@ public final class ParquetStore implements AutoCloseable {
         this.fs = fs;
         this.dir = dir;
         this.local = "file".equals(dir.toUri().getScheme());
+        this.journaled = journal && local;
         this.names = names;
         this.listener = listener;
         this.queue = new WriteQueue(settings.queueBatches());
@@ -100,6 +107,17 @@ public final class ParquetStore implements AutoCloseable {
      */
     public static ParquetStore open(String exchange, ParquetSettings settings, Map<String, String> fileMetadata,
                                     StoreListener listener) throws IOException {
+        return open(exchange, settings, fileMetadata, listener, false);
+    }
+
+    /**
+     * Opens an exchange's store; see {@link #open(String, ParquetSettings, Map, StoreListener)}.
+     *
+     * @param journal whether the open file keeps a row-group journal (local directories only), so a
+     *                crash keeps its complete row groups: for exchanges without a write-ahead log
+     */
+    public static ParquetStore open(String exchange, ParquetSettings settings, Map<String, String> fileMetadata,
+                                    StoreListener listener, boolean journal) throws IOException {
         FileName names = new FileName(settings.fileNamePrefix(), exchange);
         Configuration configuration = configuration(settings);
         if (settings.compress() == Compression.ZSTD) {
@@ -114,7 +132,7 @@ public final class ParquetStore implements AutoCloseable {
         }
         try {
             createDirectory(fs, dir, settings.dir());
-            ParquetStore store = new ParquetStore(exchange, settings, fileMetadata, configuration, fs, dir, names, listener);
+            ParquetStore store = new ParquetStore(exchange, settings, fileMetadata, configuration, fs, dir, names, listener, journal);
             store.writer.start();
             return store;
         } catch (IOException | RuntimeException e) {
@@ -149,14 +167,24 @@ public final class ParquetStore implements AutoCloseable {
 
     private StoreRecovery recover() {
         List<StoredFile> files = new ArrayList<>();
+        List<Path> journals = new ArrayList<>();
         int temps = 0;
         try {
             for (FileStatus status : fs.listStatus(dir)) {
                 String name = status.getPath().getName();
                 if (status.isFile() && names.isTemporary(name)) {
+                    StoredFile rescued = rescue(status);
+                    if (rescued != null) {
+                        files.add(rescued);
+                        continue;
+                    }
                     fs.delete(status.getPath(), false);
                     temps++;
                     LOG.warn("exchange {}: deleted {} ({} bytes), a file a crash left half-written", exchange, status.getPath(), status.getLen());
+                    continue;
+                }
+                if (status.isFile() && names.isJournal(name)) {
+                    journals.add(status.getPath());
                     continue;
                 }
                 FileName.Parsed parsed = status.isFile() ? names.parsePublished(name) : null;
@@ -167,9 +195,69 @@ public final class ParquetStore implements AutoCloseable {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("exchange " + exchange + ": cannot list " + dir, e);
         }
+        for (Path journal : journals) {
+            deleteOrphanJournal(journal);
+        }
         counts.addAndGet(StoreCounter.TEMP_FILES_REMOVED.ordinal(), temps);
         files.sort(Comparator.comparingLong(StoredFile::seq));
         return recoverKeys(files, temps);
+    }
+
+    /**
+     * Publishes the journaled row groups of a file a crash left open, deleting the journal; null
+     * when there is no journal or nothing in it (the caller deletes the file).
+     */
+    private StoredFile rescue(FileStatus status) throws IOException {
+        long seq = names.temporarySeq(status.getPath().getName());
+        java.nio.file.Path journal = local ? localPath(path(names.journal(seq))) : null;
+        if (journal == null || !java.nio.file.Files.exists(journal)) {
+            return null;
+        }
+        try {
+            Map<String, String> footer = RowGroupJournal.recover(localPath(status.getPath()), journal);
+            if (footer == null) {
+                return null;
+            }
+            long minTs = Long.parseLong(footer.get(FooterKeys.MIN_TS));
+            long maxTs = Long.parseLong(footer.get(FooterKeys.MAX_TS));
+            String name = names.published(minTs, maxTs, seq);
+            Path target = path(name);
+            if (!fs.rename(status.getPath(), target)) {
+                throw new IOException("cannot rename " + status.getPath() + " to " + target);
+            }
+            syncDirectory();
+            counts.incrementAndGet(StoreCounter.FILES_RECOVERED.ordinal());
+            LOG.warn("exchange {}: published {} rows a crash left in open file {} as {}", exchange, footer.get(FooterKeys.ROWS),
+                    status.getPath(), name);
+            return new StoredFile(target.toString(), name, seq, minTs, maxTs, length(target));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("exchange {}: cannot recover the row groups of open file {} from its journal {}; deleting both", exchange,
+                    status.getPath(), journal, e);
+            return null;
+        } finally {
+            java.nio.file.Files.deleteIfExists(journal);
+        }
+    }
+
+    /** A journal whose file was published (a crash came before its deletion); rescue already deleted the others. */
+    private void deleteOrphanJournal(Path journal) {
+        try {
+            if (fs.exists(journal)) {
+                fs.delete(journal, false);
+                LOG.info("exchange {}: deleted {}, the journal of a file already published", exchange, journal);
+            }
+        } catch (IOException e) {
+            LOG.warn("exchange {}: cannot delete leftover journal {}: {}", exchange, journal, e.toString());
+        }
+    }
+
+    private java.nio.file.Path localPath(Path path) {
+        return Paths.get(path.toUri());
+    }
+
+    /** Where the open file {@code seq} keeps its row-group journal, or null when it keeps none. */
+    java.nio.file.Path journalPath(long seq) {
+        return journaled ? localPath(path(names.journal(seq))) : null;
     }
 
     /** Reads the newest readable footer; unreadable newest files are renamed aside. */
@@ -220,16 +308,23 @@ public final class ParquetStore implements AutoCloseable {
         return files.isEmpty() ? 0 : files.get(files.size() - 1).seq() + 1;
     }
 
-    /** Applies file_count to what was found at open; no reader exists yet, so files go at once. */
+    /** Applies file_count and retention to what was found at open; no reader exists yet, so files go at once. */
     private List<StoredFile> applyRetention(List<StoredFile> files) throws IOException {
-        int excess = files.size() - settings.fileCount();
+        int excess = Math.max(0, files.size() - settings.fileCount());
+        if (!settings.retention().isZero()) {
+            long cutoff = System.currentTimeMillis() - settings.retention().toMillis();
+            while (excess + 1 < files.size() && files.get(excess).maxTs() < cutoff) {
+                excess++;
+            }
+        }
         if (excess <= 0) {
             return files;
         }
         for (StoredFile file : files.subList(0, excess)) {
             delete(file);
         }
-        LOG.info("exchange {}: deleted the {} oldest files beyond file_count {}", exchange, excess, settings.fileCount());
+        LOG.info("exchange {}: deleted the {} oldest files beyond file_count {} or retention {}", exchange, excess, settings.fileCount(),
+                settings.retention());
         return files.subList(excess, files.size());
     }
 
@@ -394,8 +489,18 @@ public final class ParquetStore implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("exchange {}: the listener failed on published file {}", exchange, target, e);
         }
-        for (StoreBatch batch : batches) {
-            queue.release(batch);
+    }
+
+    /** Retires the files retention's age limit removes ({@code cutoffTs} = now − retention). */
+    void expire(long cutoffTs) {
+        List<StoredFile> retired = catalog.expire(cutoffTs);
+        if (retired.isEmpty()) {
+            return;
+        }
+        try {
+            listener.expired(retired);
+        } catch (RuntimeException e) {
+            LOG.error("exchange {}: the listener failed on {} files retired by age", exchange, retired.size(), e);
         }
     }
 

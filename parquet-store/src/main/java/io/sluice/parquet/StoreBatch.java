@@ -18,4 +18,12 @@ public interface StoreBatch {
 
     /** Whether the batch is held in memory: only those count against {@code queue_batches}. */
     boolean inMemory();
+
+    /**
+     * Bytes the batch holds in memory until its file is published; a file rolls once its batches
+     * hold {@code file_size}. Zero for a batch read from disk.
+     */
+    default long memoryBytes() {
+        return 0;
+    }
 }

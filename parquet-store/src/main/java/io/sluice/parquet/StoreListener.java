@@ -12,6 +12,12 @@ public interface StoreListener {
      */
     void published(StoredFile file, List<StoreBatch> batches, List<StoredFile> retired);
 
+    /**
+     * Retention retired files by age ({@code retention}); the listener deletes each with
+     * {@link ParquetStore#delete} once no reader uses it.
+     */
+    void expired(List<StoredFile> retired);
+
     /** A batch could not be encoded (a plugin failure) and is not written; the listener reports it. */
     void discarded(StoreBatch batch, RuntimeException cause);
 

@@ -3,6 +3,7 @@ package io.sluice.parquet;
 import io.sluice.parquet.internal.BatchFileWriter;
 import io.sluice.parquet.internal.FileOutput;
 import io.sluice.parquet.internal.PageBufferPool;
+import io.sluice.parquet.internal.RowGroupJournal;
 import io.sluice.parquet.internal.ZstdPageCompressor;
 import io.sluice.stream.Column;
 import io.sluice.stream.ColumnBatch;
@@ -12,7 +13,10 @@ import io.sluice.stream.LongVector;
 import io.sluice.stream.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
@@ -23,35 +27,44 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writer thread's loop, {@code sluice-exchange-<name>-writer}: take every queued batch,
- * encode each (the plugin runs here, off the capture path), and write them in order into files.
+ * encode each (the plugin runs here, off the capture path), and append each as a row group to the
+ * open file.
  *
- * <p>Batch to file: all batches taken together share one file schema (the union of their
- * columns; a column some batch lacks is nullable), and go into files in order; a file takes
- * whole batches and gets no further batch once its size (written plus buffered) reaches
- * {@code file_size}, so a quiet exchange gets one file per batch and a busy one coalesces what
- * queued up. Row groups close at {@code row_group_bytes}. Each file is written under its temporary
- * name, made durable, renamed to its final name, then published to the catalog and the
- * listener; then retention runs.
+ * <p>Batch to file: a file stays open and gains row groups until it reaches {@code file_size} (on
+ * disk, or in the batches it holds in memory), or its first row was written
+ * {@code file_roll_interval} ago, or the store closes; then it is published: its footer written,
+ * made durable, renamed to its final name, handed to the catalog and the listener. A batch whose
+ * columns the open file cannot take (a new column, another type) publishes the open file first. A
+ * new file's schema is the union of the batches taken together (a column some batch lacks is
+ * nullable). Retention by age runs at least once a second.
  *
- * <p>A failed write deletes the temporary file and is retried with back-off (100 ms doubling to
- * 10 s) for as long as the store is open, so a directory that is briefly unavailable costs
- * nothing; meanwhile the queue fills and the ring's fullOp decides. Once the store is closing, a
- * batch gets {@value #CLOSING_ATTEMPTS} more attempts and is then handed to
- * {@link StoreListener#unwritten}.
+ * <p>A failed write abandons the open file (deleting it and its journal) and writes its batches
+ * and the rest again, with back-off (100 ms doubling to 10 s) for as long as the store is open, so
+ * a directory that is briefly unavailable costs nothing; meanwhile the queue fills and the ring's
+ * fullOp decides. Once the store is closing, the batches get {@value #CLOSING_ATTEMPTS} more
+ * attempts and are then handed to {@link StoreListener#unwritten}.
  */
 final class StoreWriter implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreWriter.class);
     private static final long FIRST_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 10_000;
+    private static final long RETENTION_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final int CLOSING_ATTEMPTS = 3;
 
     private final ParquetStore store;
     private final WriteQueue queue;
     private final StoreListener listener;
     private final PageBufferPool buffers = new PageBufferPool();
+    private final long rollNanos;
+    /** Batches whose place in the queue was given back (once each), until they leave the writer. */
+    private final Set<StoreBatch> released = Collections.newSetFromMap(new IdentityHashMap<>());
     private CodecFactory codecs;
     private BytesInputCompressor compressor;
+    private OpenFile open;
+    /** Batches of the current {@link #append} that are in a file (open or published). */
+    private int appended;
+    private long nextRetentionCheck = System.nanoTime();
 
     private record Encoded(StoreBatch source, ColumnBatch columns) {
     }
@@ -60,17 +73,25 @@ final class StoreWriter implements Runnable {
         this.store = store;
         this.queue = queue;
         this.listener = listener;
+        this.rollNanos = store.settings().fileRollInterval().toNanos();
     }
 
     @Override
     public void run() {
         try {
             while (true) {
-                List<StoreBatch> work = queue.takeAll();
-                if (work.isEmpty()) {
+                List<StoreBatch> work = queue.takeAll(waitNanos());
+                boolean closing = queue.isClosing();
+                if (!work.isEmpty()) {
+                    write(work, false);
+                }
+                if (open != null && (closing || System.nanoTime() - open.rollDeadline(rollNanos) >= 0)) {
+                    write(List.of(), true);
+                }
+                expire();
+                if (closing && work.isEmpty() && open == null) {
                     return;
                 }
-                write(encode(work));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -86,6 +107,28 @@ final class StoreWriter implements Runnable {
         }
     }
 
+    /** Until the open file is due, or the next retention check, whichever comes first. */
+    private long waitNanos() {
+        long now = System.nanoTime();
+        long wait = Math.max(0, nextRetentionCheck - now);
+        if (store.settings().retention().isZero()) {
+            wait = Long.MAX_VALUE;
+        }
+        if (open != null) {
+            wait = Math.min(wait, Math.max(0, open.rollDeadline(rollNanos) - now));
+        }
+        return wait;
+    }
+
+    private void expire() {
+        long now = System.nanoTime();
+        if (store.settings().retention().isZero() || now - nextRetentionCheck < 0) {
+            return;
+        }
+        nextRetentionCheck = now + RETENTION_CHECK_NANOS;
+        store.expire(System.currentTimeMillis() - store.settings().retention().toMillis());
+    }
+
     private List<Encoded> encode(List<StoreBatch> work) {
         List<Encoded> encoded = new ArrayList<>(work.size());
         for (StoreBatch batch : work) {
@@ -95,7 +138,8 @@ final class StoreWriter implements Runnable {
                 encoded.add(new Encoded(batch, columns));
             } catch (RuntimeException e) {
                 store.count(StoreCounter.BATCHES_DISCARDED, 1);
-                queue.release(batch);
+                release(batch);
+                released.remove(batch);
                 listener.discarded(batch, e);
             }
         }
@@ -122,29 +166,35 @@ final class StoreWriter implements Runnable {
         return (LongVector) vector;
     }
 
-    private void write(List<Encoded> batches) throws InterruptedException {
-        if (batches.isEmpty()) {
-            return;
-        }
-        Schema schema = fileSchema(batches);
-        int from = 0;
+    /**
+     * Writes the batches into the open file (publishing it whenever it is full, or when a batch does
+     * not fit), then publishes the open file if {@code publish} (a roll or close). Retries
+     * everything the open file held after a failure, as the class comment says.
+     */
+    private void write(List<StoreBatch> work, boolean publish) throws InterruptedException {
+        List<StoreBatch> todo = work;
         int failures = 0;
         long backoff = FIRST_BACKOFF_MS;
-        while (from < batches.size()) {
+        while (true) {
+            List<Encoded> encoded = encode(todo);
+            appended = 0;
             try {
-                from = writeFile(batches, from, schema);
-                failures = 0;
-                backoff = FIRST_BACKOFF_MS;
+                append(encoded);
+                if (publish && open != null) {
+                    publishOpen();
+                }
+                return;
             } catch (IOException | RuntimeException e) {
                 failures++;
                 store.count(StoreCounter.WRITE_ERRORS, 1);
+                todo = abandon(encoded.subList(appended, encoded.size()), e);
                 boolean closing = queue.isClosing();
                 if (closing && failures >= CLOSING_ATTEMPTS) {
-                    giveUp(batches.subList(from, batches.size()), e);
+                    giveUp(todo, e);
                     return;
                 }
-                LOG.error("exchange {}: cannot write a Parquet file in {} (attempt {}); retrying in {} ms", store.exchange(),
-                        store.directory(), failures, closing ? FIRST_BACKOFF_MS : backoff, e);
+                LOG.error("exchange {}: cannot write a Parquet file in {} (attempt {}); retrying {} batches in {} ms", store.exchange(),
+                        store.directory(), failures, todo.size(), closing ? FIRST_BACKOFF_MS : backoff, e);
                 if (!queue.awaitClosing(closing ? FIRST_BACKOFF_MS : backoff, TimeUnit.MILLISECONDS)) {
                     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
                 }
@@ -152,15 +202,30 @@ final class StoreWriter implements Runnable {
         }
     }
 
-    private void giveUp(List<Encoded> rest, Exception cause) {
-        List<StoreBatch> sources = new ArrayList<>(rest.size());
-        for (Encoded e : rest) {
-            sources.add(e.source);
-            queue.release(e.source);
+    /** Appends each batch as a row group, rolling files as needed; {@link #appended} counts those in a file. */
+    private void append(List<Encoded> batches) throws IOException {
+        for (int i = 0; i < batches.size(); i++) {
+            Encoded batch = batches.get(i);
+            if (open != null && !open.fits(batch.columns.schema())) {
+                publishOpen();
+            }
+            if (open == null) {
+                open = openFile(fileSchema(batches.subList(i, batches.size())));
+            }
+            open.write(batch.source, batch.columns);
+            appended++;
+            store.count(StoreCounter.RECORDS_APPENDED, batch.columns.rows());
+            release(batch.source);
+            if (open.isFull(store.settings().fileSize())) {
+                publishOpen();
+            }
         }
-        store.count(StoreCounter.BATCHES_UNWRITTEN, sources.size());
-        LOG.error("exchange {}: giving up writing {} batches to {} while closing", store.exchange(), sources.size(), store.directory(), cause);
-        listener.unwritten(sources, cause);
+    }
+
+    private void release(StoreBatch batch) {
+        if (released.add(batch)) {
+            queue.release(batch);
+        }
     }
 
     /** Union of the batches' columns; a column missing from some batch becomes nullable. */
@@ -177,33 +242,69 @@ final class StoreWriter implements Runnable {
         return Schema.of(columns);
     }
 
-    /** Writes batches [from, k) into one file, publishes it, and returns k. */
-    private int writeFile(List<Encoded> batches, int from, Schema schema) throws IOException {
+    private OpenFile openFile(Schema schema) throws IOException {
         long seq = store.catalog().nextSeq();
         Path temp = store.path(store.names().temporary(seq));
-        int next = from;
-        BatchFileWriter writer = null;
+        java.nio.file.Path journalPath = store.journalPath(seq);
+        RowGroupJournal journal = journalPath == null ? null : RowGroupJournal.create(journalPath);
         try {
-            writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, compressor(),
-                    buffers, store.settings().rowGroupBytes(), store.fileMetadata());
-            do {
-                writer.write(batches.get(next).columns);
-                next++;
-            } while (next < batches.size() && writer.dataSize() < store.settings().fileSize());
-            writer.close();
+            BatchFileWriter writer = new BatchFileWriter(new FileOutput(store.fileSystem(), temp), schema, compressor(), buffers,
+                    store.settings().rowGroupBytes(), store.fileMetadata(), journal);
+            return new OpenFile(seq, temp, schema, writer, journal, System.nanoTime());
         } catch (IOException | RuntimeException e) {
-            if (writer != null) {
-                writer.abort(e);
+            if (journal != null) {
+                deleteJournal(journal, e);
             }
-            deleteQuietly(temp, e);
             throw e;
         }
-        List<StoreBatch> sources = new ArrayList<>(next - from);
-        for (int i = from; i < next; i++) {
-            sources.add(batches.get(i).source);
+    }
+
+    /** Closes the open file, publishes it, and forgets it; on failure it stays open for {@link #abandon}. */
+    private void publishOpen() throws IOException {
+        OpenFile file = open;
+        BatchFileWriter writer = file.writer();
+        writer.close();
+        store.publish(file.temp(), file.seq(), writer.minTs(), writer.maxTs(), writer.rows(), List.copyOf(file.sources()));
+        open = null;
+        released.removeAll(file.sources());
+        if (file.journal() != null) {
+            try {
+                file.journal().delete();
+            } catch (IOException e) {
+                LOG.warn("exchange {}: cannot delete the journal of published file {}: {}", store.exchange(), file.temp(), e.toString());
+            }
         }
-        store.publish(temp, seq, writer.minTs(), writer.maxTs(), writer.rows(), sources);
-        return next;
+    }
+
+    /**
+     * Drops the open file after a failure (its batches will be written again) and returns the
+     * batches to write again: the open file's, then those not written yet.
+     */
+    private List<StoreBatch> abandon(List<Encoded> unwritten, Exception cause) {
+        List<StoreBatch> again = new ArrayList<>();
+        if (open != null) {
+            open.writer().abort(cause);
+            if (open.journal() != null) {
+                deleteJournal(open.journal(), cause);
+            }
+            deleteQuietly(open.temp(), cause);
+            again.addAll(open.sources());
+            open = null;
+        }
+        for (Encoded e : unwritten) {
+            again.add(e.source);
+        }
+        return again;
+    }
+
+    private void giveUp(List<StoreBatch> rest, Exception cause) {
+        for (StoreBatch batch : rest) {
+            release(batch);
+        }
+        released.removeAll(rest);
+        store.count(StoreCounter.BATCHES_UNWRITTEN, rest.size());
+        LOG.error("exchange {}: giving up writing {} batches to {} while closing", store.exchange(), rest.size(), store.directory(), cause);
+        listener.unwritten(rest, cause);
     }
 
     /**
@@ -222,6 +323,14 @@ final class StoreWriter implements Runnable {
             }
         }
         return compressor;
+    }
+
+    private static void deleteJournal(RowGroupJournal journal, Exception cause) {
+        try {
+            journal.delete();
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     private void deleteQuietly(Path temp, Exception cause) {

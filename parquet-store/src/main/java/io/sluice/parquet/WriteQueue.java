@@ -9,8 +9,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bounded queue between an exchange and its writer thread. Batches leave it in the order
- * they came. Capacity counts in-memory batches from the moment they are queued until their file
- * is published (or they are given up), so it bounds the memory an exchange holds for the writer.
+ * they came. Capacity counts in-memory batches from the moment they are queued until they are
+ * written into a row group (or given up); the open file holds them from then on, and it rolls
+ * once they reach {@code file_size}, so together they bound the memory an exchange holds for the
+ * writer.
  * One producer (the ring thread) checks {@link #hasRoom} and then adds, so room cannot vanish in
  * between. Touched once per batch, so a lock is fine.
  */
@@ -68,14 +70,16 @@ final class WriteQueue {
     }
 
     /**
-     * Takes every queued batch, waiting for one; an empty list means closing with nothing left.
-     * The batches still count against capacity until {@link #release}d.
+     * Takes every queued batch, waiting up to {@code maxWaitNanos} for one; an empty list means the
+     * wait ran out or the queue is closing with nothing left. The batches still count against
+     * capacity until {@link #release}d.
      */
-    List<StoreBatch> takeAll() throws InterruptedException {
+    List<StoreBatch> takeAll(long maxWaitNanos) throws InterruptedException {
+        long nanos = maxWaitNanos;
         lock.lock();
         try {
-            while (queued.isEmpty() && !closing) {
-                changed.await();
+            while (queued.isEmpty() && !closing && nanos > 0) {
+                nanos = changed.awaitNanos(nanos);
             }
             List<StoreBatch> taken = new ArrayList<>(queued);
             queued.clear();
@@ -85,7 +89,7 @@ final class WriteQueue {
         }
     }
 
-    /** A taken batch is published or given up: its place is free. */
+    /** A taken batch is in a row group or given up: its place is free; once per batch. */
     void release(StoreBatch batch) {
         if (!batch.inMemory()) {
             return;

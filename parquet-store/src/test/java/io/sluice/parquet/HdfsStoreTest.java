@@ -45,7 +45,9 @@ class HdfsStoreTest {
     }
 
     private static ParquetSettings settings(String dir) {
-        return ParquetSettings.defaults(uri + dir).withHadoop(Map.of("dfs.replication", "1"));
+        // Files published 200 ms after their first row, kept whatever their (2023) age.
+        return ParquetSettings.defaults(uri + dir).withHadoop(Map.of("dfs.replication", "1"))
+                .withFileRollInterval(java.time.Duration.ofMillis(200)).withRetention(java.time.Duration.ZERO);
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,8 +48,14 @@ class ParquetStoreTest {
         return store;
     }
 
+    /** Defaults, but no age limit: the test rows' ts are in 2023. */
     private ParquetSettings settings() {
-        return ParquetSettings.defaults(dir.toString());
+        return ParquetSettings.defaults(dir.toString()).withRetention(Duration.ZERO);
+    }
+
+    /** {@link #settings()} with files published 200 ms after their first row. */
+    private ParquetSettings rolling() {
+        return settings().withFileRollInterval(Duration.ofMillis(200));
     }
 
     private List<String> parquetFiles() throws IOException {
@@ -58,7 +65,7 @@ class ParquetStoreTest {
     }
 
     private static List<Object[]> readAll(Path dir) throws SQLException {
-        return DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir + "/*.parquet') ORDER BY \"offset\"");
+        return DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, data FROM read_parquet('" + dir + "/*.parquet') ORDER BY \"offset\"");
     }
 
     private static void assertRows(List<Object[]> rows, long firstOffset, int count) {
@@ -90,7 +97,7 @@ class ParquetStoreTest {
 
     @Test
     void fileNameCarriesTheTsRangeAndSequence() throws Exception {
-        try (ParquetStore store = open(settings())) {
+        try (ParquetStore store = open(rolling())) {
             store.enqueue(TestBatches.raw(20, 30));
             Eventually.await(() -> recorder.publishedCount() == 1, () -> "no file published");
             StoredFile file = store.files().get(0);
@@ -102,7 +109,7 @@ class ParquetStoreTest {
     }
 
     @Test
-    void queuedBatchesCoalesceIntoOneFileWithOneRowGroupPerFlush() throws Exception {
+    void batchesBecomeRowGroupsOfOneOpenFilePublishedAtClose() throws Exception {
         ParquetStore store = open(settings());
         TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(0, 10).columns);
         store.enqueue(gate);
@@ -111,10 +118,14 @@ class ParquetStoreTest {
             store.enqueue(TestBatches.raw(i * 10, 10));
         }
         gate.open.countDown();
+        Eventually.await(() -> store.pendingInMemory() == 0, () -> "batches written");
+        assertEquals(0, recorder.publishedCount(), "the file stays open");
         store.close();
-        assertEquals(2, recorder.published().size());
-        assertEquals(5, recorder.batchesPerFile.get(1).size());
+        assertEquals(1, recorder.published().size());
+        assertEquals(6, recorder.batchesPerFile.get(0).size());
         assertRows(readAll(dir), 0, 60);
+        assertEquals(6, DuckDb.query("SELECT DISTINCT row_group_id FROM parquet_metadata('" + dir + "/*.parquet')").size(),
+                "one row group per batch");
     }
 
     @Test
@@ -127,16 +138,18 @@ class ParquetStoreTest {
             store.enqueue(TestBatches.raw(i * 1000L, 1000, 8));
         }
         gate.open.countDown();
+        Eventually.await(() -> recorder.publishedCount() == 4, () -> "files that reached file_size are published");
         store.close();
-        assertEquals(5, recorder.published().size(), "one file per batch once each batch fills a file");
-        assertEquals(5, parquetFiles().size());
-        assertEquals(5, store.counter(StoreCounter.FILES_WRITTEN));
+        assertEquals(4, recorder.published().size(), "the small first batch shares a file with the next; each other batch fills one");
+        assertEquals(2, recorder.batchesPerFile.get(0).size());
+        assertEquals(4, parquetFiles().size());
+        assertEquals(4, store.counter(StoreCounter.FILES_WRITTEN));
         assertEquals(4010, store.counter(StoreCounter.RECORDS_WRITTEN));
     }
 
     @Test
     void fileCountRetentionDeletesTheOldestFiles() throws Exception {
-        ParquetStore store = open(settings().withFileCount(3));
+        ParquetStore store = open(rolling().withFileCount(3));
         for (int i = 0; i < 6; i++) {
             store.enqueue(TestBatches.raw(i * 10L, 10));
             int expected = i + 1;
@@ -152,7 +165,7 @@ class ParquetStoreTest {
 
     @Test
     void retentionAlsoAppliesToFilesFoundAtOpen() throws Exception {
-        try (ParquetStore store = open(settings())) {
+        try (ParquetStore store = open(rolling())) {
             for (int i = 0; i < 4; i++) {
                 store.enqueue(TestBatches.raw(i * 10L, 10));
                 int expected = i + 1;
@@ -190,7 +203,7 @@ class ParquetStoreTest {
 
     @Test
     void unreadableNewestFileIsRenamedAsideAndRecoveryUsesThePreviousOne() throws Exception {
-        try (ParquetStore store = open(settings())) {
+        try (ParquetStore store = open(rolling())) {
             store.enqueue(TestBatches.raw(0, 10));
             Eventually.await(() -> recorder.publishedCount() == 1, () -> "first file");
             store.enqueue(TestBatches.raw(10, 10));
@@ -221,7 +234,7 @@ class ParquetStoreTest {
 
     @Test
     void rangeScanSkipsRowGroupsByStatisticsAndReturnsExactlyTheRange() throws Exception {
-        try (ParquetStore store = open(settings().withRowGroupBytes(ParquetSettings.MIN_ROW_GROUP_BYTES))) {
+        try (ParquetStore store = open(rolling().withRowGroupBytes(ParquetSettings.MIN_ROW_GROUP_BYTES))) {
             store.enqueue(TestBatches.raw(0, 20_000, 100));
             store.enqueue(TestBatches.raw(20_000, 20_000, 100));
             Eventually.await(() -> recorder.publishedCount() >= 1 && store.pendingInMemory() == 0, () -> "files");
@@ -293,7 +306,7 @@ class ParquetStoreTest {
         try (ParquetStore store = open(settings())) {
             store.enqueue(new TestBatches.Fixed(batch));
         }
-        List<Object[]> rows = DuckDb.query("SELECT ts, \"offset\", i, d, b, s, x FROM read_parquet('" + dir + "/*.parquet') ORDER BY 2");
+        List<Object[]> rows = DuckDb.query("SELECT epoch_ms(ts), \"offset\", i, d, b, s, x FROM read_parquet('" + dir + "/*.parquet') ORDER BY 2");
         assertEquals(3, rows.size());
         assertArrayEquals(new Object[] {5L, 0L, -7, 1.5, true, "é"}, Arrays.copyOf(rows.get(0), 6));
         assertArrayEquals(new byte[0], (byte[]) rows.get(0)[6]);
@@ -304,7 +317,7 @@ class ParquetStoreTest {
 
     @Test
     void batchThePluginCannotEncodeIsDiscardedAndReported() throws Exception {
-        try (ParquetStore store = open(settings())) {
+        try (ParquetStore store = open(rolling())) {
             store.enqueue(new TestBatches.Fixed(null) {
                 @Override
                 public ColumnBatch encode() {
@@ -331,7 +344,7 @@ class ParquetStoreTest {
 
     @Test
     void failedWritesAreRetriedUntilTheDirectoryComesBack() throws Exception {
-        ParquetStore store = open(settings());
+        ParquetStore store = open(rolling());
         Path moved = dir.resolveSibling(dir.getFileName() + "-away");
         Files.move(dir, moved);
         Files.writeString(dir, "a file where the directory was");
@@ -361,7 +374,7 @@ class ParquetStoreTest {
     }
 
     @Test
-    void queueCapacityCountsBatchesUntilTheirFileIsPublished() throws Exception {
+    void queueCapacityCountsBatchesUntilTheyAreWritten() throws Exception {
         ParquetStore store = open(settings().withQueueBatches(2));
         TestBatches.Gate gate = new TestBatches.Gate(TestBatches.raw(0, 1).columns);
         store.enqueue(gate);
@@ -376,10 +389,106 @@ class ParquetStoreTest {
     }
 
     @Test
+    void fileRollIntervalPublishesAnOpenFile() throws Exception {
+        try (ParquetStore store = open(settings().withFileRollInterval(Duration.ofMillis(300)))) {
+            store.enqueue(TestBatches.raw(0, 10));
+            store.enqueue(TestBatches.raw(10, 10));
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "the open file was never published by age");
+            assertEquals(1, parquetFiles().size());
+            assertRows(readAll(dir), 0, 20);
+        }
+    }
+
+    @Test
+    void retentionRemovesFilesByAgeButKeepsTheNewest() throws Exception {
+        try (ParquetStore store = open(rolling().withRetention(Duration.ofHours(1)))) {
+            store.enqueue(TestBatches.raw(0, 10)); // ts in 2023: older than an hour
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "first file");
+            assertEquals(1, store.files().size(), "the newest file stays, whatever its age");
+            store.enqueue(TestBatches.raw(10, 10));
+            Eventually.await(() -> recorder.publishedCount() == 2, () -> "second file");
+            Eventually.await(() -> store.counter(StoreCounter.FILES_DELETED) == 1, () -> "the older file was not deleted by age");
+            assertEquals(1, store.files().get(0).seq());
+            synchronized (recorder) {
+                assertEquals(List.of(0L), recorder.expired.stream().map(StoredFile::seq).toList());
+            }
+        }
+        assertRows(readAll(dir), 10, 10);
+    }
+
+    @Test
+    void crashedOpenFileIsPublishedFromItsRowGroupJournal() throws Exception {
+        Path crashed = Files.createDirectory(dir.resolve("crashed"));
+        recorder = new TestBatches.Recorder();
+        try (ParquetStore store = ParquetStore.open("ex", settings().withDir(dir.resolve("live").toString()), Map.of(), recorder, true)) {
+            recorder.store = store;
+            store.enqueue(TestBatches.raw(0, 100));
+            store.enqueue(TestBatches.raw(100, 50));
+            Eventually.await(() -> store.pendingInMemory() == 0, () -> "batches written");
+            // What a crash leaves: the open file and its journal, as they are now.
+            try (Stream<Path> files = Files.list(dir.resolve("live"))) {
+                for (Path file : files.toList()) {
+                    Files.copy(file, crashed.resolve(file.getFileName()));
+                }
+            }
+            assertEquals(0, recorder.publishedCount());
+        }
+        Files.write(crashed.resolve(".sluice_ex_0.parquet.tmp"), "a torn row group".getBytes(), java.nio.file.StandardOpenOption.APPEND);
+        try (ParquetStore store = ParquetStore.open("ex", settings().withDir(crashed.toString()), Map.of(), new TestBatches.Recorder(), true)) {
+            assertEquals(1, store.files().size());
+            assertEquals(149, store.recovery().maxOffset());
+            assertEquals(1, store.counter(StoreCounter.FILES_RECOVERED));
+        }
+        assertRows(readAll(crashed), 0, 150);
+        try (Stream<Path> files = Files.list(crashed)) {
+            assertEquals(List.of(), files.filter(p -> p.getFileName().toString().startsWith(".")).toList(), "no leftovers");
+        }
+    }
+
+    @Test
+    void duckDbReadsTsAsATimestamp() throws Exception {
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.raw(0, 10));
+        }
+        List<Object[]> rows = DuckDb.query("SELECT typeof(min(ts)), epoch_ms(min(ts)) FROM read_parquet('" + dir + "/*.parquet')");
+        assertEquals("TIMESTAMP WITH TIME ZONE", rows.get(0)[0]);
+        assertEquals(TestBatches.tsOf(0), ((Number) rows.get(0)[1]).longValue());
+        List<Object[]> encodings = DuckDb.query("SELECT path_in_schema, encodings FROM parquet_metadata('" + dir
+                + "/*.parquet') WHERE path_in_schema IN ('ts', 'offset') ORDER BY 1");
+        assertEquals(2, encodings.size());
+        for (Object[] column : encodings) {
+            assertTrue(String.valueOf(column[1]).contains("DELTA_BINARY_PACKED"), column[0] + ": " + column[1]);
+        }
+    }
+
+    @Test
+    void filesWrittenBeforeTheTimestampAnnotationStillRead() throws Exception {
+        OldFiles.write(dir.resolve("sluice_ex-" + TestBatches.tsOf(0) + "~" + TestBatches.tsOf(9) + "_0.parquet"), 0, 10);
+        try (ParquetStore store = open(settings())) {
+            assertEquals(9, store.recovery().maxOffset());
+            store.enqueue(TestBatches.raw(10, 10));
+        }
+        List<Object[]> old = DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir + "/*_0.parquet') ORDER BY 2");
+        assertRows(old, 0, 10);
+        List<Long> offsets = new ArrayList<>();
+        try (ParquetStore store = open(settings()); StoreScan scan = store.scan(0, Long.MAX_VALUE, List.of())) {
+            for (ColumnBatch chunk = scan.next(); chunk != null; chunk = scan.next()) {
+                for (int r = chunk.start(); r < chunk.end(); r++) {
+                    assertEquals(TestBatches.tsOf(offsets.size()), chunk.longs("ts").get(r));
+                    offsets.add(chunk.longs("offset").get(r));
+                }
+            }
+        }
+        assertEquals(20, offsets.size());
+    }
+
+    @Test
     void badSettingsNameTheirKey() {
         assertKey("parquet.file_count", () -> settings().withFileCount(0));
         assertKey("parquet.file_size", () -> settings().withFileSize(100));
         assertKey("parquet.queue_batches", () -> settings().withQueueBatches(0));
+        assertKey("parquet.file_roll_interval", () -> settings().withFileRollInterval(Duration.ZERO));
+        assertKey("parquet.retention", () -> settings().withRetention(Duration.ofDays(-1)));
         assertKey("parquet.row_group_bytes", () -> settings().withRowGroupBytes(1));
         assertKey("parquet.dir", () -> settings().withDir(" "));
         assertKey("parquet.file_name_prefix", () -> settings().withFileNamePrefix("a/b"));
@@ -411,9 +520,7 @@ class ParquetStoreTest {
     }
 
     private ParquetSettings withHadoop(Map<String, String> hadoop) {
-        ParquetSettings s = settings();
-        return new ParquetSettings(s.compress(), s.dir(), s.fileNamePrefix(), s.fileCount(), s.fileSize(), s.queueBatches(),
-                s.rowGroupBytes(), hadoop);
+        return settings().withHadoop(hadoop);
     }
 
     @Test

@@ -41,9 +41,16 @@ final class TestBatches {
             offsets[i] = offset;
             ts[i] = tsOf(offset);
             topics[i] = topicOf(offset);
-            payloads[i] = payloadBytes < 0 ? payloadOf(offset) : new byte[payloadBytes];
+            payloads[i] = payloadBytes < 0 ? payloadOf(offset) : randomBytes(offset, payloadBytes);
         }
         return new CaptureBatch(ts, offsets, topics, payloads, 0, rows);
+    }
+
+    /** Bytes that do not compress, the same for the same offset. */
+    private static byte[] randomBytes(long offset, int size) {
+        byte[] bytes = new byte[size];
+        new java.util.Random(offset).nextBytes(bytes);
+        return bytes;
     }
 
     /** A store batch of RAW rows for offsets [firstOffset, firstOffset + rows). */
@@ -103,11 +110,22 @@ final class TestBatches {
         final List<List<StoreBatch>> batchesPerFile = new ArrayList<>();
         final List<StoreBatch> discarded = new ArrayList<>();
         final List<StoreBatch> unwritten = new ArrayList<>();
+        final List<StoredFile> expired = new ArrayList<>();
 
         @Override
         public synchronized void published(StoredFile file, List<StoreBatch> batches, List<StoredFile> retired) {
             published.add(file);
             batchesPerFile.add(List.copyOf(batches));
+            delete(retired);
+        }
+
+        @Override
+        public synchronized void expired(List<StoredFile> retired) {
+            expired.addAll(retired);
+            delete(retired);
+        }
+
+        private void delete(List<StoredFile> retired) {
             for (StoredFile old : retired) {
                 try {
                     store.delete(old);

@@ -65,7 +65,8 @@ public class CaptureUnderQueryBenchmark {
         dir = Files.createTempDirectory("capture-query-bench");
         RingSettings ring = RingSettings.defaults().withCap(50_000).withSlots(1 << 18).withFlushInterval(Duration.ofMillis(20))
                 .withMaxBatchBytes(64L << 20);
-        ParquetSettings parquet = ParquetSettings.defaults(dir.toString()).withFileCount(100_000).withQueueBatches(8);
+        ParquetSettings parquet = ParquetSettings.defaults(dir.toString()).withFileCount(100_000).withQueueBatches(8)
+                .withFileRollInterval(Duration.ofMillis(100)); // published soon after their last row
         exchange = Exchange.open(ExchangeSettings.defaults("bench", "plant/#", dir.toString()).withRing(ring).withParquet(parquet),
                 PluginRegistry.withBuiltIns());
         offer(HISTORY);

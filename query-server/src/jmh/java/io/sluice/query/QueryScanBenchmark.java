@@ -62,7 +62,8 @@ public class QueryScanBenchmark {
         dir = Files.createTempDirectory("query-bench");
         RingSettings ring = RingSettings.defaults().withCap(100_000).withSlots(1 << 18).withFlushInterval(Duration.ofMillis(50))
                 .withMaxBatchBytes(64L << 20);
-        ParquetSettings parquet = ParquetSettings.defaults(dir.toString()).withFileCount(10_000).withQueueBatches(8);
+        ParquetSettings parquet = ParquetSettings.defaults(dir.toString()).withFileCount(10_000).withQueueBatches(8)
+                .withFileRollInterval(Duration.ofMillis(100)); // published soon after their last row
         exchange = Exchange.open(ExchangeSettings.defaults("bench", "plant/#", dir.toString()).withRing(ring).withParquet(parquet),
                 PluginRegistry.withBuiltIns());
         byte[][] payloads = new byte[4096][];

@@ -63,12 +63,13 @@ final class Fixture implements AutoCloseable {
         return raw(name, cap).withStreamType(GatedPlugin.ID);
     }
 
-    /** RAW: batches of {@code cap}, flushed only when full, up to 4 queued. */
+    /** RAW: batches of {@code cap}, flushed only when full, up to 4 queued; files published 100 ms after their first row. */
     ExchangeSettings raw(String name, int cap) {
         String files = dir.resolve(name).toString();
         return ExchangeSettings.defaults(name, "t/#", files)
                 .withRing(RingSettings.defaults().withCap(cap).withFlushInterval(Duration.ofHours(1)))
-                .withParquet(ParquetSettings.defaults(files).withQueueBatches(4));
+                .withParquet(ParquetSettings.defaults(files).withQueueBatches(4).withFileRollInterval(Duration.ofMillis(100))
+                        .withRetention(Duration.ZERO)); // the tests capture at ts of 2023
     }
 
     Exchange exchange(ExchangeSettings settings) throws IOException {

@@ -79,7 +79,7 @@ class CaptureEndToEndTest {
     }
 
     private List<Object[]> captured(String name) throws Exception {
-        return DuckDb.query("SELECT ts, \"offset\", topic, data FROM read_parquet('" + dir.resolve("parquet")
+        return DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, data FROM read_parquet('" + dir.resolve("parquet")
                 + "/sluice_" + name + "-*.parquet') ORDER BY \"offset\"");
     }
 
@@ -122,14 +122,14 @@ class CaptureEndToEndTest {
 
     @Test
     void theQueryChannelAnswersWhileTheServerRunsFromMemoryAndFiles() throws Exception {
-        start(exchange("mq1", "live", "live/#", "tcp://127.0.0.1:*", "ringbus { cap = 100 }"));
+        start(exchange("mq1", "live", "live/#", "tcp://127.0.0.1:*", "ringbus { cap = 100 }\n    parquet { file_roll_interval = 100ms }"));
         Mqtt5BlockingClient pub = client("source");
         int count = 250; // two full batches go to files, the rest waits in the ring
         for (int i = 0; i < count; i++) {
             pub.publishWith().topic("live/" + i).qos(MqttQos.AT_LEAST_ONCE).payload(("m" + i).getBytes()).send();
         }
         Exchange live = server.exchanges().get("live");
-        Eventually.await(() -> live.status().files() >= 2, "both full batches written");
+        Eventually.await(() -> live.counter(io.sluice.parquet.StoreCounter.RECORDS_WRITTEN) >= 200, "both full batches in published files");
         try (ExchangeConsumer consumer = ExchangeConsumer.builder().url(server.queryEndpoint("live"))
                 .timeout(Duration.ofSeconds(10)).connect();
              Query query = consumer.query("async-0-" + Long.MAX_VALUE / 2 + "-ts,offset,topic,data")) {
@@ -178,11 +178,11 @@ class CaptureEndToEndTest {
     }
 
     @Test
-    void aSlowStreamReachesDiskThroughFlushIntervalWhileTheServerRuns() throws Exception {
-        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:*", "ringbus { cap = 100000 }"));
+    void aSlowStreamReachesDiskThroughFileRollIntervalWhileTheServerRuns() throws Exception {
+        start(exchange("a", "slow", "slow/#", "tcp://127.0.0.1:*", "ringbus { cap = 100000 }\n    parquet { file_roll_interval = 200ms }"));
         client("trickle").publishWith().topic("slow/1").qos(MqttQos.AT_LEAST_ONCE).payload("x".getBytes()).send();
         Exchange slow = server.exchanges().get("slow");
-        Eventually.await(() -> slow.status().files() == 1, "a file published by flush_interval");
+        Eventually.await(() -> slow.status().files() == 1, "a file published by flush_interval, then file_roll_interval");
         assertEquals(1, captured("slow").size());
     }
 

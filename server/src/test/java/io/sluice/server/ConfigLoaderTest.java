@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import com.typesafe.config.ConfigException;
 import io.sluice.broker.MqttSettings;
+import io.sluice.parquet.ParquetSettings;
 import io.sluice.ringbus.RingSettings;
 import io.sluice.server.config.ConfigError;
 import io.sluice.server.config.ConfigLoader;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -158,6 +160,28 @@ class ConfigLoaderTest {
                 """);
         assertEquals(268_435_455, config.mqtt().maxPacketSize(), "NanoMQ's 260MB means MQTT's maximum");
         assertEquals("warn", config.logLevel());
+    }
+
+    @Test
+    void parquetRollIntervalAndRetentionAreDurationsWithDefaultsAndPerExchangeOverrides() throws IOException {
+        SluiceConfig config = load("""
+                parquet { file_roll_interval = 5m, retention = 0 }
+                exchange_client.a { exchange_url = "tcp://127.0.0.1:10001", exchange { name = a, topic = "a/#", parquet { retention = 2d } } }
+                exchange_client.b { exchange_url = "tcp://127.0.0.1:10002", exchange { name = b, topic = "b/#" } }
+                """);
+        ParquetSettings a = config.exchanges().get(0).exchange().parquet();
+        ParquetSettings b = config.exchanges().get(1).exchange().parquet();
+        assertEquals(Duration.ofMinutes(5), a.fileRollInterval());
+        assertEquals(Duration.ofDays(2), a.retention());
+        assertEquals(Duration.ZERO, b.retention(), "0 = no age limit");
+        ParquetSettings defaults = load("exchange_client.c { exchange { name = c, topic = \"c/#\" } }").exchanges().get(0)
+                .exchange().parquet();
+        assertEquals(Duration.ofMinutes(10), defaults.fileRollInterval());
+        assertEquals(Duration.ofDays(7), defaults.retention());
+        assertEquals(1200, defaults.fileCount());
+        assertEquals("parquet.file_roll_interval", error("parquet { file_roll_interval = 10ms }").getCause() instanceof
+                InvalidSettingException e ? e.key() : "not an InvalidSettingException");
+        assertEquals("parquet.retention", error("parquet { retention = soon }").path());
     }
 
     @Test

@@ -186,14 +186,9 @@ public final class Custody implements BatchSink, StoreListener {
 
     @Override
     public void published(StoredFile file, List<StoreBatch> batches, List<StoredFile> retired) {
-        List<FileEntry> gone = new ArrayList<>(retired.size());
+        List<FileEntry> gone;
         synchronized (this) {
-            Map<Long, FileEntry> bySeq = new HashMap<>();
-            view.files().forEach(entry -> bySeq.put(entry.file().seq(), entry));
-            for (StoredFile old : retired) {
-                FileEntry entry = bySeq.get(old.seq());
-                gone.add(entry != null ? entry : new FileEntry(old, this));
-            }
+            gone = entries(retired);
             view = view.published(new FileEntry(file, this), batches, gone);
             for (StoreBatch batch : batches) {
                 if (((PendingBatch) batch).loggedRange() != null) {
@@ -206,6 +201,28 @@ public final class Custody implements BatchSink, StoreListener {
         }
         gone.forEach(FileEntry::retire);
         trim();
+    }
+
+    @Override
+    public void expired(List<StoredFile> retired) {
+        List<FileEntry> gone;
+        synchronized (this) {
+            gone = entries(retired);
+            view = view.published(null, List.of(), gone);
+        }
+        gone.forEach(FileEntry::retire);
+    }
+
+    /** The view's entries of files retention retired; under the lock. */
+    private List<FileEntry> entries(List<StoredFile> retired) {
+        List<FileEntry> gone = new ArrayList<>(retired.size());
+        Map<Long, FileEntry> bySeq = new HashMap<>();
+        view.files().forEach(entry -> bySeq.put(entry.file().seq(), entry));
+        for (StoredFile old : retired) {
+            FileEntry entry = bySeq.get(old.seq());
+            gone.add(entry != null ? entry : new FileEntry(old, this));
+        }
+        return gone;
     }
 
     @Override

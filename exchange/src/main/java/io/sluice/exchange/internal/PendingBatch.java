@@ -100,6 +100,12 @@ public final class PendingBatch extends Pinned implements StoreBatch {
         return batch != null;
     }
 
+    /** The bytes of a batch of the ring held in memory; a spilled or logged batch is read from disk. */
+    @Override
+    public long memoryBytes() {
+        return batch != null ? batch.bytes() : 0;
+    }
+
     /** The spill file, or null for a batch in memory or in the log. */
     public SpilledBatch spilledBatch() {
         return spilled;

@@ -8,11 +8,18 @@ import io.sluice.stream.LongVector;
 import io.sluice.stream.Schema;
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.parquet.Version;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -20,9 +27,11 @@ import org.apache.parquet.schema.MessageType;
  * {@link ColumnEncoder}s into parquet's {@link ParquetFileWriter}, which writes page headers (with
  * checksums), chunk metadata, column and offset indexes and the footer.
  *
- * <p>A batch is appended in runs of up to {@value #CHECK_ROWS} rows, each column in turn; a row
- * group closes once its buffered bytes reach {@code rowGroupBytes}, checked after every run. The
- * footer gets the key range written ({@link FooterKeys}). Used by the writer thread only.
+ * <p>A batch becomes a row group: it is appended in runs of up to {@value #CHECK_ROWS} rows, each
+ * column in turn, and its row group closes at its end (or earlier, once the buffered bytes reach
+ * {@code rowGroupBytes}, checked after every run). With a {@link RowGroupJournal}, each batch's
+ * row groups are made durable and journaled before {@link #write} returns, so a crash keeps them.
+ * The footer gets the key range written ({@link FooterKeys}). Used by the writer thread only.
  */
 public final class BatchFileWriter implements Closeable {
 
@@ -33,8 +42,13 @@ public final class BatchFileWriter implements Closeable {
             .withPageWriteChecksumEnabled(true)
             .build();
 
+    private static final VarHandle BLOCKS = blocksField();
+
     private final FileOutput out;
     private final ParquetFileWriter file;
+    private final MessageType type;
+    private final RowGroupJournal journal;
+    private int journaledBlocks;
     private final long rowGroupBytes;
     private final Map<String, String> metadata;
     private final Column[] columns;
@@ -53,16 +67,18 @@ public final class BatchFileWriter implements Closeable {
      *
      * @param buffers  the writer thread's page buffers, borrowed until the file is closed or aborted
      * @param metadata footer entries besides the key range
+     * @param journal  where each batch's row groups are journaled once durable, or null
      */
-    public BatchFileWriter(FileOutput out, Schema schema, BytesInputCompressor compressor,
-                           PageBufferPool buffers, long rowGroupBytes, Map<String, String> metadata) throws IOException {
+    public BatchFileWriter(FileOutput out, Schema schema, BytesInputCompressor compressor, PageBufferPool buffers,
+                           long rowGroupBytes, Map<String, String> metadata, RowGroupJournal journal) throws IOException {
         if (schema.indexOf(Column.TS.name()) < 0 || schema.indexOf(Column.OFFSET.name()) < 0) {
             throw new IllegalArgumentException("a file schema needs the key columns ts and offset: " + schema);
         }
         this.out = out;
         this.rowGroupBytes = rowGroupBytes;
         this.metadata = Map.copyOf(metadata);
-        MessageType type = SchemaMapping.toParquet(schema);
+        this.journal = journal;
+        this.type = SchemaMapping.toParquet(schema);
         this.file = create(out, type, rowGroupBytes);
         int n = schema.size();
         this.columns = new Column[n];
@@ -113,7 +129,35 @@ public final class BatchFileWriter implements Closeable {
                 closeRowGroup();
             }
         }
+        closeRowGroup();
         rows += batch.rows();
+        if (journal != null) {
+            journalRowGroups();
+        }
+    }
+
+    /** Makes the batch's row groups durable in the file, then records them in the journal. */
+    private void journalRowGroups() throws IOException {
+        @SuppressWarnings("unchecked")
+        List<BlockMetaData> blocks = (List<BlockMetaData>) BLOCKS.get(file);
+        List<BlockMetaData> added = List.copyOf(blocks.subList(journaledBlocks, blocks.size()));
+        out.sync();
+        journal.append(new ParquetMetadata(new FileMetaData(type, Map.of(), Version.FULL_VERSION), added), footer(), file.getPos());
+        journaledBlocks = blocks.size();
+    }
+
+    /**
+     * Parquet's writer keeps the metadata of the row groups it wrote to itself until the footer;
+     * the journal needs each one as soon as it is written, so it is read from that private list.
+     */
+    private static VarHandle blocksField() {
+        try {
+            return MethodHandles.privateLookupIn(ParquetFileWriter.class, MethodHandles.lookup())
+                    .findVarHandle(ParquetFileWriter.class, "blocks", List.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError("this parquet-hadoop version's ParquetFileWriter has no 'blocks' list of "
+                    + "row-group metadata, which the row-group journal reads: " + e);
+        }
     }
 
     private void bind(ColumnBatch batch) {
@@ -165,6 +209,16 @@ public final class BatchFileWriter implements Closeable {
     /** The bytes written to the file plus those buffered for it. */
     public long dataSize() throws IOException {
         return file.getPos() + bufferedBytes();
+    }
+
+    /** Smallest offset written so far. */
+    public long minOffset() {
+        return minOffset;
+    }
+
+    /** Largest offset written so far. */
+    public long maxOffset() {
+        return maxOffset;
     }
 
     /** Smallest ts written so far. */

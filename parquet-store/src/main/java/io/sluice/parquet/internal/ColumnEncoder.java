@@ -77,6 +77,9 @@ abstract class ColumnEncoder {
     /** The encoder for the column's type. */
     static ColumnEncoder of(Column column, ColumnDescriptor descriptor, ParquetProperties properties,
                             BytesInputCompressor compressor, PageBufferPool buffers) {
+        if (column.type() == io.sluice.stream.ColumnType.INT64 && isKey(column)) {
+            return new DeltaColumnEncoder(column, descriptor, properties, compressor, buffers);
+        }
         return switch (column.type()) {
             case INT64, INT32 -> new IntegralColumnEncoder(column, descriptor, properties, compressor, buffers);
             case DOUBLE -> new DoubleColumnEncoder(column, descriptor, properties, compressor, buffers);
@@ -84,6 +87,11 @@ abstract class ColumnEncoder {
             case BINARY -> new BinaryColumnEncoder(column, descriptor, properties, compressor, buffers);
             case STRING -> new TextColumnEncoder(column, descriptor, properties, compressor, buffers);
         };
+    }
+
+    /** The key columns ts and offset, which grow by small steps: DELTA_BINARY_PACKED suits them (see DeltaColumnEncoder). */
+    private static boolean isKey(Column column) {
+        return column.name().equals(Column.TS.name()) || column.name().equals(Column.OFFSET.name());
     }
 
     /**

@@ -58,6 +58,11 @@ public final class FileOutput implements OutputFile {
         return stream;
     }
 
+    /** Makes everything written so far durable, the file staying open. */
+    public void sync() throws IOException {
+        stream.sync();
+    }
+
     /** Closes the file without making it durable, after a failed write; it is deleted next. */
     public void discard() throws IOException {
         if (stream != null) {
@@ -82,6 +87,8 @@ public final class FileOutput implements OutputFile {
 
     /** A stream made durable by close, or closed as is by discard. */
     private abstract static class DurableStream extends PositionOutputStream {
+        abstract void sync() throws IOException;
+
         abstract void discard() throws IOException;
     }
 
@@ -127,6 +134,12 @@ public final class FileOutput implements OutputFile {
         }
 
         @Override
+        void sync() throws IOException {
+            out.flush();
+            file.getChannel().force(false);
+        }
+
+        @Override
         void discard() throws IOException {
             file.close();
         }
@@ -165,6 +178,11 @@ public final class FileOutput implements OutputFile {
             try (FSDataOutputStream closing = out) {
                 closing.hsync();
             }
+        }
+
+        @Override
+        void sync() throws IOException {
+            out.hsync();
         }
 
         @Override

@@ -15,12 +15,17 @@ import org.apache.parquet.schema.Types;
 
 /**
  * Our column model in Parquet terms: a flat message of primitive fields, REQUIRED or OPTIONAL,
- * INT64 / INT32 / DOUBLE / BOOLEAN / BYTE_ARRAY, and BYTE_ARRAY annotated STRING for text.
+ * INT64 / INT32 / DOUBLE / BOOLEAN / BYTE_ARRAY, and BYTE_ARRAY annotated STRING for text. The
+ * key column {@code ts} is written as INT64 annotated {@code TIMESTAMP(MILLIS, isAdjustedToUTC=true)},
+ * so DuckDB, pyarrow and Spark show a timestamp; files written before that annotation (plain INT64)
+ * read the same, since reading goes by the physical type.
  */
 public final class SchemaMapping {
 
     /** The message name written into files. */
     public static final String MESSAGE_NAME = "sluice";
+    private static final LogicalTypeAnnotation TIMESTAMP =
+            LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MILLIS);
 
     private SchemaMapping() {
     }
@@ -30,7 +35,8 @@ public final class SchemaMapping {
         for (Column column : schema.columns()) {
             Type.Repetition repetition = column.nullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
             switch (column.type()) {
-                case INT64 -> message.primitive(PrimitiveTypeName.INT64, repetition).named(column.name());
+                case INT64 -> message.primitive(PrimitiveTypeName.INT64, repetition)
+                        .as(column.name().equals(Column.TS.name()) ? TIMESTAMP : null).named(column.name());
                 case INT32 -> message.primitive(PrimitiveTypeName.INT32, repetition).named(column.name());
                 case DOUBLE -> message.primitive(PrimitiveTypeName.DOUBLE, repetition).named(column.name());
                 case BOOLEAN -> message.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(column.name());

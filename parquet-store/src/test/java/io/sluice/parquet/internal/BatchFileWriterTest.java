@@ -106,7 +106,7 @@ class BatchFileWriterTest {
     @ValueSource(longs = {1L << 30, 64 * 1024})
     void everyValueReadsBackInDuckDbAndParquetJavaVerifiesPagesAndIndexes(long rowGroupBytes) throws Exception {
         Path file = write(rowGroupBytes, CompressionCodecName.ZSTD);
-        List<Object[]> rows = DuckDb.query("SELECT ts, \"offset\", topic, short_text, long_text, i, d, b, missing, data FROM read_parquet('"
+        List<Object[]> rows = DuckDb.query("SELECT epoch_ms(ts), \"offset\", topic, short_text, long_text, i, d, b, missing, data FROM read_parquet('"
                 + file + "') ORDER BY \"offset\"");
         assertEquals(ROWS, rows.size());
         for (int i = 0; i < ROWS; i++) {
@@ -156,7 +156,7 @@ class BatchFileWriterTest {
         assertEquals(topicA, DuckDb.query("SELECT count(*) " + from + " WHERE topic = 'plant/a/temp'").get(0)[0]);
         assertEquals(0L, DuckDb.query("SELECT count(*) " + from + " WHERE topic = 'plant/zz'").get(0)[0]);
         long inRange = Arrays.stream(ts).filter(t -> t >= ts[12_345] && t <= ts[23_456]).count();
-        assertEquals(inRange, DuckDb.query("SELECT count(*) " + from + " WHERE ts BETWEEN " + ts[12_345] + " AND "
+        assertEquals(inRange, DuckDb.query("SELECT count(*) " + from + " WHERE epoch_ms(ts) BETWEEN " + ts[12_345] + " AND "
                 + ts[23_456]).get(0)[0]);
         long negative = 0;
         for (int i = 0; i < ROWS; i++) {
@@ -195,6 +195,37 @@ class BatchFileWriterTest {
     }
 
     @Test
+    void deltaEncodedKeysRoundTripEveryLongIncludingStepsThatOverflow() throws Exception {
+        Schema schema = Schema.of(Column.TS, Column.OFFSET);
+        int rows = 1_000;
+        long[] values = new long[rows];
+        Random random = new Random(7);
+        for (int i = 0; i < rows; i++) {
+            // Runs of small steps (the usual keys), then extremes whose deltas wrap around.
+            values[i] = i < 300 ? 1_700_000_000_000L + i / 7 : i % 5 == 0 ? Long.MIN_VALUE + i : i % 5 == 1 ? Long.MAX_VALUE - i
+                    : random.nextLong();
+        }
+        long[] offsets = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            offsets[i] = i * 3L;
+        }
+        Path file = dir.resolve("delta.parquet");
+        try (BatchFileWriter writer = open(file, schema, 1L << 30, CompressionCodecName.ZSTD)) {
+            writer.write(ColumnBatch.of(schema, List.of(LongVector.of(values), LongVector.of(offsets)), 129)); // a partial block
+            writer.write(new ColumnBatch(schema, List.of(LongVector.of(values), LongVector.of(offsets)), 129, rows));
+        }
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+            for (int i = 0; i < rows; i++) {
+                Group row = reader.read();
+                assertEquals(values[i], row.getLong("ts", 0), "ts of row " + i);
+                assertEquals(offsets[i], row.getLong("offset", 0), "offset of row " + i);
+            }
+            assertNull(reader.read());
+        }
+    }
+
+    @Test
     void aRequiredColumnMissingOrNullableInABatchIsRefusedWithItsName() throws Exception {
         Schema file = Schema.of(Column.TS, Column.OFFSET, Column.required("topic", ColumnType.STRING));
         Schema nullableTopic = Schema.of(Column.TS, Column.OFFSET, Column.nullable("topic", ColumnType.STRING));
@@ -215,9 +246,11 @@ class BatchFileWriterTest {
         Path file = dir.resolve("rows-" + rowGroupBytes + "-" + codec + ".parquet");
         Schema batchSchema = Schema.of(FILE.columns().stream().filter(c -> !c.name().equals("missing")).toList());
         try (BatchFileWriter writer = open(file, FILE, rowGroupBytes, codec)) {
-            // Uneven batches, so runs, pages and row groups end at unrelated rows.
-            for (int from = 0; from < ROWS; from += 7_001) {
-                int to = Math.min(ROWS, from + 7_001);
+            // A batch is a row group: one batch for one row group, else uneven batches, so runs, pages and
+            // row groups end at unrelated rows.
+            int step = rowGroupBytes > ROWS * 100L ? ROWS : 7_001;
+            for (int from = 0; from < ROWS; from += step) {
+                int to = Math.min(ROWS, from + step);
                 writer.write(new ColumnBatch(batchSchema, List.of(LongVector.of(ts), LongVector.of(offsets),
                         StringVector.of(topics), StringVector.of(shortText), StringVector.of(longText),
                         IntVector.nullable(ints, intNulls), DoubleVector.nullable(doubles, doubleNulls),
@@ -235,7 +268,7 @@ class BatchFileWriterTest {
                 : new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE).getCompressor(codec);
         return new BatchFileWriter(new FileOutput(FileSystem.getLocal(conf),
                 new org.apache.hadoop.fs.Path(file.toUri())), schema, compressor,
-                new PageBufferPool(), rowGroupBytes, Map.of("test", "yes"));
+                new PageBufferPool(), rowGroupBytes, Map.of("test", "yes"), null);
     }
 
     private void verifyWithParquetJava(Path file, boolean oneRowGroup) throws IOException {

@@ -197,6 +197,8 @@ public record ExchangeConfig(String id, ExchangeSettings exchange, QueryServerSe
                     r.string(path + ".file_name_prefix", defaults.fileNamePrefix()),
                     (int) r.integer(path + ".file_count", defaults.fileCount(), Integer.MIN_VALUE, Integer.MAX_VALUE),
                     r.bytes(path + ".file_size", defaults.fileSize(), 0, Long.MAX_VALUE),
+                    Duration.ofMillis(r.millis(path + ".file_roll_interval", defaults.fileRollInterval().toMillis(), 0, Long.MAX_VALUE)),
+                    Duration.ofMillis(r.millis(path + ".retention", defaults.retention().toMillis(), 0, Long.MAX_VALUE)),
                     (int) r.integer(path + ".queue_batches", defaults.queueBatches(), Integer.MIN_VALUE,
                             Integer.MAX_VALUE),
                     r.bytes(path + ".row_group_bytes", defaults.rowGroupBytes(), 0, Long.MAX_VALUE),

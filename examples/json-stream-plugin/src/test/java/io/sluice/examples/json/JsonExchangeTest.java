@@ -104,7 +104,7 @@ class JsonExchangeTest {
 
         List<Object[]> types = DuckDb.query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet('" + dir
                 + "/*.parquet'))");
-        assertEquals(List.of("ts BIGINT", "offset BIGINT", "topic VARCHAR", "speed DOUBLE", "vin VARCHAR", "ok BOOLEAN",
+        assertEquals(List.of("ts TIMESTAMP WITH TIME ZONE", "offset BIGINT", "topic VARCHAR", "speed DOUBLE", "vin VARCHAR", "ok BOOLEAN",
                 "count BIGINT", "engine_rpm DOUBLE", "raw BLOB"), types.stream().map(r -> r[0] + " " + r[1]).toList());
 
         List<Object[]> rows = DuckDb.query("SELECT \"offset\", topic, speed, vin, ok, count, engine_rpm, raw FROM read_parquet('" + dir

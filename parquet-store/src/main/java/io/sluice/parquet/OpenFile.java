@@ -1,0 +1,103 @@
+package io.sluice.parquet;
+
+import io.sluice.parquet.internal.BatchFileWriter;
+import io.sluice.parquet.internal.RowGroupJournal;
+import io.sluice.stream.Column;
+import io.sluice.stream.ColumnBatch;
+import io.sluice.stream.Schema;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The file the writer thread is filling: its temporary path, its Parquet writer, the optional
+ * row-group journal, the batches written into it so far (handed to the listener when it is
+ * published) and what decides when it rolls. Writer thread only.
+ */
+final class OpenFile {
+
+    private final long seq;
+    private final Path temp;
+    private final Schema schema;
+    private final BatchFileWriter writer;
+    private final RowGroupJournal journal;
+    private final long openedNanos;
+    private final List<StoreBatch> sources = new ArrayList<>();
+    private long memoryBytes;
+
+    OpenFile(long seq, Path temp, Schema schema, BatchFileWriter writer, RowGroupJournal journal, long openedNanos) {
+        this.seq = seq;
+        this.temp = temp;
+        this.schema = schema;
+        this.writer = writer;
+        this.journal = journal;
+        this.openedNanos = openedNanos;
+    }
+
+    long seq() {
+        return seq;
+    }
+
+    Path temp() {
+        return temp;
+    }
+
+    BatchFileWriter writer() {
+        return writer;
+    }
+
+    /** The journal, or null when none is kept. */
+    RowGroupJournal journal() {
+        return journal;
+    }
+
+    /** The batches written into the file, in order. */
+    List<StoreBatch> sources() {
+        return sources;
+    }
+
+    /** Writes a batch as the file's next row group(s). */
+    void write(StoreBatch source, ColumnBatch columns) throws IOException {
+        writer.write(columns);
+        sources.add(source);
+        memoryBytes += source.memoryBytes();
+    }
+
+    /** Whether the file reached {@code fileSize}, on disk or in the batches it holds in memory. */
+    boolean isFull(long fileSize) throws IOException {
+        return writer.dataSize() >= fileSize || memoryBytes >= fileSize;
+    }
+
+    /** When the file is due by age: {@code rollNanos} after it was opened (System.nanoTime). */
+    long rollDeadline(long rollNanos) {
+        return openedNanos + rollNanos;
+    }
+
+    /**
+     * Whether a batch of this schema can go into the file: each of its columns is in the file with
+     * the same type (nullable in the file if nullable in the batch), and it has each required column.
+     */
+    boolean fits(Schema batch) {
+        for (Column column : batch.columns()) {
+            if (!schema.contains(column.name())) {
+                return false;
+            }
+            Column mine = schema.column(column.name());
+            if (mine.type() != column.type() || (column.nullable() && !mine.nullable())) {
+                return false;
+            }
+        }
+        for (Column mine : schema.columns()) {
+            if (!mine.nullable() && !batch.contains(mine.name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "file " + temp + " (" + sources.size() + " batches, " + writer.rows() + " rows)";
+    }
+}
