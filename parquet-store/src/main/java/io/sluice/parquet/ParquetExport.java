@@ -44,7 +44,7 @@ public final class ParquetExport implements Closeable {
         try {
             BatchFileWriter writer = new BatchFileWriter(
                     new FileOutput(local, new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri())), schema,
-                    compressor, new PageBufferPool(), ROW_GROUP_BYTES, metadata);
+                    compressor, new PageBufferPool(), ROW_GROUP_BYTES, metadata, null);
             return new ParquetExport(writer, compressor);
         } catch (IOException | RuntimeException e) {
             compressor.release();
