@@ -46,7 +46,7 @@ final class GroupOffsets implements AutoCloseable {
     private final SharedAppender appender;
     private final Map<String, Map<String, Committed>> byGroup = new ConcurrentHashMap<>();
 
-    GroupOffsets(Path dir, LogScheduler scheduler) {
+    GroupOffsets(Path dir, LogScheduler scheduler, boolean enableCache) {
         this.log = SegmentLog.open(dir.resolve(DIRECTORY), "group-offsets", SETTINGS, scheduler);
         this.appender = new SharedAppender(log);
         try (LogCursor cursor = log.cursor(log.logStartOffset())) {
