@@ -139,8 +139,12 @@ final class SegmentTermIndex implements AutoCloseable {
     /** The sealed segment's index file, checked against it and rebuilt when it does not match. */
     private TermIndexFile sealedFile(Segment segment, long next) throws IOException {
         TermIndexFile file = sealed.get(segment.baseOffset());
-        if (file != null) {
+        if (file != null && file.matches(segment.size(), next)) {
             return file;
+        }
+        if (file != null) {
+            file.close();
+            sealed.remove(segment.baseOffset());
         }
         Path path = TermIndexFile.path(log.directory(), segment.baseOffset());
         file = TermIndexFile.openIfCurrent(path, segment.baseOffset(), segment.size(), next);

@@ -30,12 +30,21 @@ final class TermIndexFile implements AutoCloseable {
 
     private final FileChannel channel;
     private final long baseOffset;
+    private final int logBytes;
+    private final long nextOffset;
     private final int count;
 
-    private TermIndexFile(FileChannel channel, long baseOffset, int count) {
+    private TermIndexFile(FileChannel channel, long baseOffset, int logBytes, long nextOffset, int count) {
         this.channel = channel;
         this.baseOffset = baseOffset;
+        this.logBytes = logBytes;
+        this.nextOffset = nextOffset;
         this.count = count;
+    }
+
+    /** True while the segment is as it was when this index was built (compaction rewrites and merges segments). */
+    boolean matches(int segmentLogBytes, long segmentNextOffset) {
+        return logBytes == segmentLogBytes && nextOffset == segmentNextOffset;
     }
 
     static Path path(Path dir, long baseOffset) {
@@ -89,7 +98,7 @@ final class TermIndexFile implements AutoCloseable {
                 channel.close();
                 return null;
             }
-            return new TermIndexFile(channel, baseOffset, count);
+            return new TermIndexFile(channel, baseOffset, logBytes, nextOffset, count);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

@@ -124,4 +124,38 @@ class SegmentTermIndexTest {
         assertEquals(expected(600, 400, i -> i % 7 == 2), offsets(shard.readByKey(utf8("k2"), 0, 10_000)));
         assertFalse(Files.exists(first), "the first segment's index went with it");
     }
+
+    @Test
+    void afterCompactionMergesSegmentsTheIndexStillAgreesWithAScan() throws Exception {
+        ShardSettings compacted = ShardSettings.segment(LogSettings.builder().segmentBytes(4096)
+                .retentionMs(LogSettings.UNLIMITED).flush(io.sluice.storage.FlushPolicy.ALWAYS)
+                .cleanupPolicy(io.sluice.storage.CleanupPolicy.COMPACT).minCleanableDirtyRatio(0.01).build());
+        shard.close();
+        shard = SegmentShard.open("compacted_0", compacted, dir.resolve("compacted"), scheduler);
+        write(0, 600);
+        assertEquals(scan("k3"), offsets(shard.readByKey(utf8("k3"), 0, 10_000)));
+        int before = ((SegmentLog) shard.log()).segments().count();
+        io.sluice.testing.Eventually.await(() -> {
+            scheduler.maintain();
+            return ((SegmentLog) shard.log()).segments().count() < before;
+        }, "compaction merges segments");
+        for (int k = 0; k < 7; k++) {
+            assertEquals(scan("k" + k), offsets(shard.readByKey(utf8("k" + k), 0, 10_000)), "k" + k);
+        }
+    }
+
+    /** The offsets of a key's records by reading the whole shard. */
+    private List<Long> scan(String key) {
+        List<Long> offsets = new ArrayList<>();
+        for (long offset = shard.startOffset(); offset < shard.endOffset(); ) {
+            List<StoredRecord> chunk = shard.readByOffset(offset, 1000, 1 << 20);
+            for (StoredRecord record : chunk) {
+                if (java.util.Arrays.equals(record.key(), utf8(key))) {
+                    offsets.add(record.offset());
+                }
+            }
+            offset = chunk.get(chunk.size() - 1).offset() + 1;
+        }
+        return offsets;
+    }
 }
