@@ -126,7 +126,7 @@ class SegmentTermIndexTest {
     }
 
     @Test
-    void afterCompactionMergesSegmentsTheIndexStillAgreesWithAScan() throws Exception {
+    void afterCompactionTheIndexStillAgreesWithAScan() throws Exception {
         ShardSettings compacted = ShardSettings.segment(LogSettings.builder().segmentBytes(4096)
                 .retentionMs(LogSettings.UNLIMITED).flush(io.sluice.storage.FlushPolicy.ALWAYS)
                 .cleanupPolicy(io.sluice.storage.CleanupPolicy.COMPACT).minCleanableDirtyRatio(0.01).build());
@@ -134,11 +134,11 @@ class SegmentTermIndexTest {
         shard = SegmentShard.open("compacted_0", compacted, dir.resolve("compacted"), scheduler);
         write(0, 600);
         assertEquals(scan("k3"), offsets(shard.readByKey(utf8("k3"), 0, 10_000)));
-        int before = ((SegmentLog) shard.log()).segments().count();
+        int before = scan("k3").size();
         io.sluice.testing.Eventually.await(() -> {
             scheduler.maintain();
-            return ((SegmentLog) shard.log()).segments().count() < before;
-        }, "compaction merges segments");
+            return scan("k3").size() < before;
+        }, "compaction removes superseded records");
         for (int k = 0; k < 7; k++) {
             assertEquals(scan("k" + k), offsets(shard.readByKey(utf8("k" + k), 0, 10_000)), "k" + k);
         }
