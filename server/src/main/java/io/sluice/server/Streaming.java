@@ -59,7 +59,7 @@ final class Streaming implements AutoCloseable {
         }
         StorageAdapter adapter;
         try {
-            adapter = StorageAdapter.open(settings.dir());
+            adapter = StorageAdapter.open(settings.dir(), null, settings.adapter());
         } catch (StorageException e) {
             throw new IllegalStateException("streams.dir: " + e.getMessage(), e);
         }

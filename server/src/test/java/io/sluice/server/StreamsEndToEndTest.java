@@ -155,6 +155,34 @@ class StreamsEndToEndTest {
     }
 
     @Test
+    void aRocksdbStreamTakesMqttAndKafkaRecordsAndServesThemAfterARestart() throws Exception {
+        String config = "streams.enable_cache = true\n"
+                + "streams.plant { topic = \"plant/#\", partitions = 2, engine = rocksdb, flush = always }\n";
+        start(config);
+        Mqtt5BlockingClient device = mqtt("press-1");
+        for (int i = 0; i < 10; i++) {
+            device.publishWith().topic("plant/press" + (i % 2)).qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(("m" + i).getBytes(StandardCharsets.UTF_8)).send();
+        }
+        device.disconnect();
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.producer(bootstrap())) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("plant", i % 2, ("plant/k" + i).getBytes(StandardCharsets.UTF_8),
+                        ("k" + i).getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        assertEquals(20, consume("plant", 2, 20).size());
+
+        server.close();
+        server = null;
+        start(config);
+        List<String> values = consume("plant", 2, 20).stream().map(r -> utf8(r.value())).sorted().toList();
+        assertEquals(List.of("k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9",
+                "m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9"), values);
+        assertTrue(Files.isDirectory(dir.resolve("streams").resolve("rocksdb")), "the partitions live in RocksDB");
+    }
+
+    @Test
     void aTopicCreatedByKafkaCapturesItsMqttTopicAndIsThereAfterARestart() throws Exception {
         start("");
         try (Admin admin = KafkaClients.admin(bootstrap())) {

@@ -7,7 +7,9 @@ public enum Engine {
     /** Records live in the heap and are gone after a restart; the shard itself is remembered. */
     MEMORY("memory"),
     /** The segmented append-only log on local disk. */
-    SEGMENT("segment");
+    SEGMENT("segment"),
+    /** A column family of the adapter's one RocksDB instance, with key, tag and time indexes beside it. */
+    ROCKSDB("rocksdb");
 
     private final String configName;
 
@@ -26,6 +28,6 @@ public enum Engine {
                 return engine;
             }
         }
-        throw new InvalidSettingException("engine", "expected memory or segment, got '" + value + "'");
+        throw new InvalidSettingException("engine", "expected memory, segment or rocksdb, got '" + value + "'");
     }
 }

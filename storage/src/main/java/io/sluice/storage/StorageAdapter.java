@@ -9,7 +9,7 @@ import io.sluice.storage.internal.LocalStorageAdapter;
 
 /**
  * The storage adapter: named shards, each stored by the engine its settings choose
- * ({@code memory} or {@code segment}), with writes, reads by offset, key, tag and timestamp, and
+ * ({@code memory}, {@code segment} or {@code rocksdb}), with writes, reads by offset, key, tag and timestamp, and
  * consumer-group offsets. Every method is thread-safe. Errors name the shard and the offset:
  * {@link UnknownShardException}, {@link ShardExistsException}, {@link OffsetOutOfRangeException}.
  * Topics map onto shards through {@link TopicRouter}.
@@ -25,12 +25,20 @@ public interface StorageAdapter extends AutoCloseable {
      * threads, stopped by {@link #close}.
      */
     static StorageAdapter open(Path dir) {
-        return LocalStorageAdapter.open(dir, null);
+        return LocalStorageAdapter.open(dir, null, StorageAdapterSettings.defaults());
     }
 
     /** As {@link #open(Path)}, with background threads shared with other logs and closed by the caller. */
     static StorageAdapter open(Path dir, LogScheduler scheduler) {
-        return LocalStorageAdapter.open(dir, scheduler);
+        return LocalStorageAdapter.open(dir, scheduler, StorageAdapterSettings.defaults());
+    }
+
+    /**
+     * As {@link #open(Path, LogScheduler)} (a null scheduler: threads of its own) with adapter-wide
+     * settings: the RocksDB engine's memory and the group-offset cache.
+     */
+    static StorageAdapter open(Path dir, LogScheduler scheduler, StorageAdapterSettings settings) {
+        return LocalStorageAdapter.open(dir, scheduler, settings);
     }
 
     /** Creates a shard; its existence and settings are durable before this returns. */
@@ -55,10 +63,10 @@ public interface StorageAdapter extends AutoCloseable {
     /** See {@link Shard#readByOffset}. */
     List<StoredRecord> readByOffset(String shard, long offset, int maxRecords, int maxBytes);
 
-    /** See {@link Shard#readByKey}: scans the shard from {@code fromOffset}. */
+    /** See {@link Shard#readByKey}: served from the engine's key index. */
     List<StoredRecord> readByKey(String shard, byte[] key, long fromOffset, int maxRecords);
 
-    /** See {@link Shard#readByTag}: scans the shard from {@code fromOffset}. */
+    /** See {@link Shard#readByTag}: served from the engine's tag index. */
     List<StoredRecord> readByTag(String shard, String tag, long fromOffset, int maxRecords);
 
     /** See {@link Shard#offsetForTimestamp}. */
@@ -73,7 +81,9 @@ public interface StorageAdapter extends AutoCloseable {
 
     /**
      * Records that consumer group {@code group} has consumed {@code shard} up to {@code offset}
-     * (the next offset it will read). Durable before it returns.
+     * (the next offset it will read). Durable before it returns; with {@code enable_cache}, in the
+     * RocksDB offset cache before it returns and in the durable log soon after
+     * ({@link StorageAdapterSettings#enableCache}).
      *
      * @throws OffsetOutOfRangeException when {@code offset} is outside [0, end offset]
      */

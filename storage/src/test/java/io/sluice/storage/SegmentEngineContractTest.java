@@ -2,24 +2,13 @@ package io.sluice.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** The adapter contract on the segment engine. */
 class SegmentEngineContractTest extends StorageAdapterContract {
     @Override
-    ShardSettings settings() {
-        return ShardSettings.segment(LogSettings.builder().segmentBytes(64 * 1024).retentionMs(LogSettings.UNLIMITED).build());
-    }
-
-    @Test
-    void recordsSurviveReopen() {
-        adapter.batchWrite("sensors_0", List.of(record("a", "1", 1), record("b", "2", 2)));
-        reopen();
-        assertEquals(2, adapter.endOffset("sensors_0"));
-        assertEquals(record("b", "2", 2), adapter.readByOffset("sensors_0", 1, 1, 100).get(0).record());
-        assertEquals(2, adapter.write("sensors_0", record("c", "3", 3)));
+    Engine engine() {
+        return Engine.SEGMENT;
     }
 
     @Test

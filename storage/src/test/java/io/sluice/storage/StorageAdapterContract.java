@@ -17,20 +17,45 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.testing.Eventually;
+
+
 /**
- * What every engine behind the storage adapter must do alike; one subclass per engine runs it.
+ * What every engine behind the storage adapter must do alike; one subclass per engine runs it. The
+ * adapter runs on a scheduler the test owns, so retention and compaction passes run when the test
+ * calls {@link #maintain}.
  */
 abstract class StorageAdapterContract {
     @TempDir
     Path dir;
     StorageAdapter adapter;
+    LogScheduler scheduler;
 
-    /** The settings of the shards the contract creates. */
-    abstract ShardSettings settings();
+    /** The engine under test. */
+    abstract Engine engine();
+
+    /** The settings of the shards the contract creates: small segments, nothing expires. */
+    ShardSettings settings() {
+        return settings(LogSettings.builder().segmentBytes(64 * 1024).retentionMs(LogSettings.UNLIMITED).build());
+    }
+
+    ShardSettings settings(LogSettings log) {
+        return new ShardSettings(engine(), log);
+    }
+
+    /** Adapter-wide settings of every open. */
+    StorageAdapterSettings adapterSettings() {
+        return StorageAdapterSettings.defaults();
+    }
+
+    boolean keepsRecords() {
+        return engine() != Engine.MEMORY;
+    }
 
     @BeforeEach
     void open() {
-        adapter = StorageAdapter.open(dir);
+        scheduler = new LogScheduler("contract", 1, 3_600_000);
+        adapter = StorageAdapter.open(dir, scheduler, adapterSettings());
         adapter.createShard("sensors_0", settings());
     }
 
@@ -39,11 +64,17 @@ abstract class StorageAdapterContract {
         if (adapter != null) {
             adapter.close();
         }
+        scheduler.close();
     }
 
     void reopen() {
         adapter.close();
-        adapter = StorageAdapter.open(dir);
+        adapter = StorageAdapter.open(dir, scheduler, adapterSettings());
+    }
+
+    /** One retention and compaction pass over every shard, now. */
+    void maintain() {
+        scheduler.maintain();
     }
 
     static byte[] bytes(String s) {
@@ -80,7 +111,7 @@ abstract class StorageAdapterContract {
         assertEquals(1, adapter.readByOffset("sensors_0", 0, 10, withBoth.payloadBytes()).size(),
                 "header bytes count towards maxBytes");
         reopen();
-        if (settings().engine() == Engine.SEGMENT) {
+        if (keepsRecords()) {
             assertEquals(List.of(withBoth, plain), records(adapter.readByOffset("sensors_0", 0, 10, 1 << 20)));
         }
     }
@@ -209,5 +240,108 @@ abstract class StorageAdapterContract {
         assertEquals(0, adapter.endOffset("sensors_0"));
         assertEquals(OptionalLong.empty(), adapter.groupOffset("readers", "sensors_0"));
         assertTrue(adapter.groups().isEmpty(), "a group without offsets is not listed");
+    }
+
+    @Test
+    void outOfRangeOffsetsAreRefusedOnBothSides() {
+        adapter.batchWrite("sensors_0", List.of(record(null, "a", 1), record(null, "b", 2), record(null, "c", 3)));
+        adapter.deleteRecordsBefore("sensors_0", 1);
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.readByOffset("sensors_0", 0, 1, 100));
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.readByOffset("sensors_0", 4, 1, 100));
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.readByOffset("sensors_0", -1, 1, 100));
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.deleteRecordsBefore("sensors_0", 4));
+        assertEquals(List.of(), adapter.readByOffset("sensors_0", 3, 1, 100), "the end offset reads nothing");
+        assertEquals(List.of(), adapter.readByKey("sensors_0", bytes("a"), 99, 10));
+    }
+
+    @Test
+    void readsByKeyAndTagSkipTrimmedRecords() {
+        for (int i = 0; i < 10; i++) {
+            adapter.write("sensors_0", record("k" + (i % 2), "v" + i, i, "t" + (i % 3)));
+        }
+        adapter.deleteRecordsBefore("sensors_0", 5);
+        assertEquals(List.of(5L, 7L, 9L), offsets(adapter.readByKey("sensors_0", bytes("k1"), 0, 10)));
+        assertEquals(List.of(6L, 9L), offsets(adapter.readByTag("sensors_0", "t0", 0, 10)));
+        assertEquals(List.of(9L), offsets(adapter.readByTag("sensors_0", "t0", 7, 10)));
+    }
+
+    static List<Long> offsets(List<StoredRecord> stored) {
+        return stored.stream().map(StoredRecord::offset).toList();
+    }
+
+    @Test
+    void retentionByBytesDropsTheOldestRecords() {
+        adapter.createShard("small_0", settings(LogSettings.builder().segmentBytes(1024)
+                .retentionMs(LogSettings.UNLIMITED).retentionBytes(2048).build()));
+        for (int i = 0; i < 100; i++) {
+            adapter.write("small_0", record(null, "x".repeat(100) + i, i));
+        }
+        maintain();
+        long start = adapter.startOffset("small_0");
+        assertTrue(start >= 50 && start < 100, "start offset " + start);
+        assertEquals(100, adapter.endOffset("small_0"));
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.readByOffset("small_0", 0, 1, 100));
+        assertEquals(start, adapter.readByOffset("small_0", start, 1, 1 << 20).get(0).offset());
+        assertEquals(99, adapter.readByOffset("small_0", 99, 1, 1 << 20).get(0).offset());
+    }
+
+    @Test
+    void retentionByTimeDropsRecordsOlderThanRetentionMs() {
+        adapter.createShard("aged_0", settings(LogSettings.builder().segmentBytes(1024).retentionMs(60_000).build()));
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 30; i++) {
+            adapter.write("aged_0", record(null, "x".repeat(100), 1000 + i));
+        }
+        for (int i = 0; i < 30; i++) {
+            adapter.write("aged_0", record(null, "y".repeat(100), now + i));
+        }
+        maintain();
+        long start = adapter.startOffset("aged_0");
+        assertTrue(start >= 16 && start <= 30, "start offset " + start);
+        assertEquals(30, adapter.offsetForTimestamp("aged_0", now));
+        assertEquals(List.of(30L), offsets(adapter.readByOffset("aged_0", 30, 1, 1 << 20)));
+    }
+
+    @Test
+    void compactionKeepsTheLatestRecordPerKeyAndDropsOldTombstones() {
+        adapter.createShard("latest_0", settings(LogSettings.builder().segmentBytes(1024).segmentMs(1)
+                .retentionMs(LogSettings.UNLIMITED).flush(FlushPolicy.ALWAYS).cleanupPolicy(CleanupPolicy.COMPACT)
+                .deleteRetentionMs(1000).minCleanableDirtyRatio(0.01).build()));
+        long now = System.currentTimeMillis();
+        adapter.write("latest_0", record("a", "1", 1));
+        adapter.write("latest_0", record("b", "2", 2));
+        adapter.write("latest_0", record("a", "3", 3));
+        adapter.write("latest_0", record("b", null, 4));
+        for (int i = 0; i < 60; i++) {
+            adapter.write("latest_0", record("filler" + (i % 5), "x".repeat(100), now + i));
+        }
+        assertThrows(IllegalArgumentException.class, () -> adapter.write("latest_0", record(null, "no key", now)));
+        Eventually.await(() -> {
+            maintain();
+            return adapter.readByKey("latest_0", bytes("a"), 0, 10).size() == 1
+                    && adapter.readByKey("latest_0", bytes("b"), 0, 10).isEmpty();
+        }, "compaction keeps one 'a' and drops the tombstone of 'b'");
+        assertEquals(List.of(2L), offsets(adapter.readByKey("latest_0", bytes("a"), 0, 10)));
+        assertEquals(record("a", "3", 3), adapter.readByOffset("latest_0", 0, 1, 1 << 20).get(0).record());
+        assertEquals(64, adapter.endOffset("latest_0"), "compaction keeps offsets");
+        List<StoredRecord> filler = adapter.readByKey("latest_0", bytes("filler4"), 0, 100);
+        assertEquals(63, filler.get(filler.size() - 1).offset(), "the latest version of a key survives");
+    }
+
+    @Test
+    void aRestartKeepsOffsetsGoingAndDurableEnginesKeepTheRecords() {
+        adapter.batchWrite("sensors_0", List.of(record("a", "1", 1, "t"), record("b", "2", 2)));
+        reopen();
+        assertEquals(2, adapter.endOffset("sensors_0"));
+        if (keepsRecords()) {
+            assertEquals(0, adapter.startOffset("sensors_0"));
+            assertEquals(record("b", "2", 2), adapter.readByOffset("sensors_0", 1, 1, 100).get(0).record());
+            assertEquals(List.of(0L), offsets(adapter.readByTag("sensors_0", "t", 0, 10)));
+            assertEquals(1, adapter.offsetForTimestamp("sensors_0", 2));
+        } else {
+            assertEquals(2, adapter.startOffset("sensors_0"), "a memory shard comes back empty");
+            assertEquals(List.of(), adapter.readByOffset("sensors_0", 2, 10, 100));
+        }
+        assertEquals(2, adapter.write("sensors_0", record("c", "3", 3)), "offsets are never reused");
     }
 }

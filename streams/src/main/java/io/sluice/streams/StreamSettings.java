@@ -48,17 +48,13 @@ public record StreamSettings(String name, String topic, int partitions, Partitio
         return new StreamSettings(name, topic, count, partitionKey, engine, log);
     }
 
-    /**
-     * Parses {@code engine}: {@code segment} or {@code memory}. {@code rocksdb} is a named engine
-     * that is not built yet, refused with a message saying so rather than as unknown.
-     */
+    /** Parses {@code engine}: {@code segment}, {@code memory} or {@code rocksdb}. */
     public static Engine engine(String value) {
-        if ("rocksdb".equals(value)) {
-            throw new InvalidSettingException("engine", "rocksdb is not available yet; use segment or memory");
+        for (Engine engine : Engine.values()) {
+            if (engine.configName().equals(value)) {
+                return engine;
+            }
         }
-        if (!"segment".equals(value) && !"memory".equals(value)) {
-            throw new InvalidSettingException("engine", "expected segment, memory or rocksdb, got '" + value + "'");
-        }
-        return Engine.fromConfig(value);
+        throw new InvalidSettingException("engine", "expected segment, memory or rocksdb, got '" + value + "'");
     }
 }

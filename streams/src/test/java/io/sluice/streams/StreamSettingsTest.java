@@ -48,11 +48,10 @@ class StreamSettingsTest {
     }
 
     @Test
-    void engineIsSegmentOrMemoryAndRocksdbIsNotAvailableYet() {
+    void engineIsSegmentMemoryOrRocksdb() {
         assertEquals(Engine.SEGMENT, StreamSettings.engine("segment"));
         assertEquals(Engine.MEMORY, StreamSettings.engine("memory"));
-        assertEquals("engine: rocksdb is not available yet; use segment or memory",
-                assertThrows(IllegalArgumentException.class, () -> StreamSettings.engine("rocksdb")).getMessage());
+        assertEquals(Engine.ROCKSDB, StreamSettings.engine("rocksdb"));
         assertEquals("engine: expected segment, memory or rocksdb, got 'disk'",
                 assertThrows(IllegalArgumentException.class, () -> StreamSettings.engine("disk")).getMessage());
     }

@@ -6,6 +6,8 @@ import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.Engine;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.LogSettings;
+import io.sluice.storage.StorageAdapterSettings;
+import io.sluice.settings.InvalidSettingException;
 import io.sluice.streams.PartitionKey;
 import io.sluice.streams.StreamName;
 import io.sluice.streams.StreamSettings;
@@ -18,16 +20,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The streams ({@code streams.<name> { ... }}) and where they live ({@code streams.dir}):
  * <pre>
  * streams.dir = "data/streams"        # every stream's partitions, the group offsets and the streams' own state
+ * streams.enable_cache = false        # true: group-offset commits acknowledged from a RocksDB cache
+ * streams.rocksdb_block_cache_bytes = 64MB        # the rocksdb engine's memory, shared by all its partitions
+ * streams.rocksdb_write_buffer_bytes = 32MB       # memtables of all partitions, inside the block cache
+ * streams.rocksdb_shard_write_buffer_bytes = 4MB  # one partition's memtable
  * streams.&lt;name&gt; {
  *   topic = "sensors/#"                # required: the MQTT topic filter
  *   partitions = 4                     # 1 by default; may grow, never shrink
  *   partition_key = topic              # topic, clientid or round_robin
- *   engine = segment                   # segment or memory (rocksdb: not available yet)
+ *   engine = segment                   # segment, memory or rocksdb
  *   retention_ms = 7d                  # -1 keeps everything
  *   retention_bytes = -1               # per partition
  *   segment_bytes = 64MB
@@ -42,9 +49,12 @@ import java.util.Map;
  * @param dir      {@code streams.dir}, relative to the working directory
  * @param streams  the configured streams, by name
  * @param defaults the storage settings of a stream that sets none, also those of streams Kafka clients create
+ * @param adapter  {@code streams.enable_cache} and {@code streams.rocksdb_*}: settings of the streams' storage adapter
  */
-public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings defaults) {
+public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings defaults, StorageAdapterSettings adapter) {
     static final String DIR = "dir";
+    private static final Set<String> ADAPTER_BYTES = Set.of(StorageAdapterSettings.ROCKSDB_BLOCK_CACHE_BYTES,
+            StorageAdapterSettings.ROCKSDB_WRITE_BUFFER_BYTES, StorageAdapterSettings.ROCKSDB_SHARD_WRITE_BUFFER_BYTES);
     private static final long KAFKA_RETENTION_MS = 7L * 24 * 60 * 60 * 1000;
 
     public StreamsConfig {
@@ -60,14 +70,15 @@ public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings 
         Path dir = r.path("streams." + DIR, "data/streams");
         List<StreamSettings> streams = new ArrayList<>();
         Map<String, String> kafkaNames = new HashMap<>();
+        StorageAdapterSettings adapter = adapterSettings(r);
         for (String name : r.blockNames("streams")) {
-            if (name.equals(DIR)) {
+            if (name.equals(DIR) || name.equals(StorageAdapterSettings.ENABLE_CACHE) || ADAPTER_BYTES.contains(name)) {
                 continue;
             }
             String path = ConfigUtil.joinPath("streams", name);
             if (!r.isBlock(path)) {
-                throw new ConfigError(path, "must be a block { topic = ..., partitions = ... } (the only setting of"
-                        + " streams itself is streams.dir)");
+                throw new ConfigError(path, "must be a block { topic = ..., partitions = ... } (the settings of"
+                        + " streams themselves are dir, enable_cache and rocksdb_*)");
             }
             String problem = StreamName.problem(name);
             if (problem != null) {
@@ -80,7 +91,24 @@ public record StreamsConfig(Path dir, List<StreamSettings> streams, LogSettings 
             }
             streams.add(stream(r, path, name, defaults));
         }
-        return new StreamsConfig(dir, streams, defaults);
+        return new StreamsConfig(dir, streams, defaults, adapter);
+    }
+
+    /** The adapter-wide keys; the rocksdb ones are sizes ({@code 64MB}). */
+    private static StorageAdapterSettings adapterSettings(ConfigReader r) {
+        StorageAdapterSettings defaults = StorageAdapterSettings.defaults();
+        boolean cache = r.bool("streams." + StorageAdapterSettings.ENABLE_CACHE, false);
+        long blockCache = r.bytes("streams." + StorageAdapterSettings.ROCKSDB_BLOCK_CACHE_BYTES,
+                defaults.rocksdbBlockCacheBytes(), 1, Long.MAX_VALUE);
+        long writeBuffers = r.bytes("streams." + StorageAdapterSettings.ROCKSDB_WRITE_BUFFER_BYTES,
+                defaults.rocksdbWriteBufferBytes(), 1, Long.MAX_VALUE);
+        long shardWriteBuffer = r.bytes("streams." + StorageAdapterSettings.ROCKSDB_SHARD_WRITE_BUFFER_BYTES,
+                defaults.rocksdbShardWriteBufferBytes(), 1, Long.MAX_VALUE);
+        try {
+            return new StorageAdapterSettings(blockCache, writeBuffers, shardWriteBuffer, cache);
+        } catch (InvalidSettingException e) {
+            throw new ConfigError("streams." + e.key(), e.problem());
+        }
     }
 
     private static StreamSettings stream(ConfigReader r, String path, String name, LogSettings defaults) {

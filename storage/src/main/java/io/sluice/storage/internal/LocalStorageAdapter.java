@@ -7,11 +7,13 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.storage.Engine;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
@@ -19,18 +21,23 @@ import io.sluice.storage.Shard;
 import io.sluice.storage.ShardExistsException;
 import io.sluice.storage.ShardSettings;
 import io.sluice.storage.StorageAdapter;
+import io.sluice.storage.StorageAdapterSettings;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
 import io.sluice.storage.UnknownShardException;
 import io.sluice.storage.memory.MemoryShard;
+import io.sluice.storage.rocksdb.RocksStore;
 import io.sluice.storage.segment.SegmentShard;
 
 /**
  * The storage adapter on a local directory:
  * <pre>
  *  &lt;dir&gt;/shards/&lt;shard dir&gt;/shard.properties   each shard ({@link ShardCatalog}), plus its log files
+ *  &lt;dir&gt;/rocksdb/                            the RocksDB instance of every rocksdb shard ({@link RocksStore})
  *  &lt;dir&gt;/group-offsets/                      the consumer-group offsets log ({@link GroupOffsets})
  * </pre>
+ * The RocksDB instance opens with the first rocksdb shard: at open when the catalog holds one
+ * (then a missing database is an error), else when one is created.
  * Shard creation and deletion are serialised; everything else runs concurrently and goes
  * straight to the shard.
  */
@@ -40,20 +47,30 @@ public final class LocalStorageAdapter implements StorageAdapter {
     private final Path dir;
     private final LogScheduler scheduler;
     private final boolean ownsScheduler;
+    private final StorageAdapterSettings settings;
+    private RocksStore rocks;
     private final ShardCatalog catalog;
     private final GroupOffsets groupOffsets;
     private final ConcurrentHashMap<String, Shard> shards = new ConcurrentHashMap<>();
     private final Object catalogLock = new Object();
 
-    private LocalStorageAdapter(Path dir, LogScheduler scheduler, boolean ownsScheduler) throws IOException {
+    private LocalStorageAdapter(Path dir, LogScheduler scheduler, boolean ownsScheduler, StorageAdapterSettings settings)
+            throws IOException {
         this.dir = dir;
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
+        this.settings = settings;
         Files.createDirectories(dir);
         this.catalog = new ShardCatalog(dir.resolve("shards"));
-        this.groupOffsets = new GroupOffsets(dir, scheduler);
+        this.groupOffsets = new GroupOffsets(dir, scheduler, settings.enableCache());
         try {
-            for (ShardCatalog.Entry entry : catalog.load()) {
+            List<ShardCatalog.Entry> entries = catalog.load();
+            Set<String> onRocks = entries.stream().filter(e -> e.settings().engine() == Engine.ROCKSDB)
+                    .map(ShardCatalog.Entry::name).collect(Collectors.toSet());
+            if (!onRocks.isEmpty()) {
+                rocks = RocksStore.open(dir.resolve(RocksStore.DIRECTORY), settings, onRocks, true);
+            }
+            for (ShardCatalog.Entry entry : entries) {
                 shards.put(entry.name(), openShard(entry.name(), entry.settings(), entry.directory()));
             }
         } catch (RuntimeException | IOException e) {
@@ -64,10 +81,10 @@ public final class LocalStorageAdapter implements StorageAdapter {
     }
 
     /** Opens the adapter; a null scheduler means one of its own. */
-    public static LocalStorageAdapter open(Path dir, LogScheduler scheduler) {
+    public static LocalStorageAdapter open(Path dir, LogScheduler scheduler, StorageAdapterSettings settings) {
         LogScheduler threads = scheduler != null ? scheduler : new LogScheduler("adapter");
         try {
-            return new LocalStorageAdapter(dir, threads, scheduler == null);
+            return new LocalStorageAdapter(dir, threads, scheduler == null, settings);
         } catch (IOException | RuntimeException e) {
             if (scheduler == null) {
                 threads.close();
@@ -81,9 +98,18 @@ public final class LocalStorageAdapter implements StorageAdapter {
 
     private Shard openShard(String name, ShardSettings settings, Path shardDir) {
         return switch (settings.engine()) {
-            case MEMORY -> new MemoryShard(name, settings);
+            case MEMORY -> new MemoryShard(name, settings, shardDir, scheduler);
             case SEGMENT -> SegmentShard.open(name, settings, shardDir, scheduler);
+            case ROCKSDB -> rocks().openShard(name, settings, scheduler);
         };
+    }
+
+    /** The RocksDB instance, opened (or created) with the first rocksdb shard. */
+    private RocksStore rocks() {
+        if (rocks == null) {
+            rocks = RocksStore.open(dir.resolve(RocksStore.DIRECTORY), settings, Set.of(), false);
+        }
+        return rocks;
     }
 
     private Shard shard(String name) {
@@ -99,6 +125,9 @@ public final class LocalStorageAdapter implements StorageAdapter {
         synchronized (catalogLock) {
             if (shards.containsKey(name)) {
                 throw new ShardExistsException(name);
+            }
+            if (settings.engine() == Engine.ROCKSDB) {
+                rocks().createShard(name);
             }
             try {
                 Path shardDir = catalog.create(name, settings);
@@ -123,6 +152,9 @@ public final class LocalStorageAdapter implements StorageAdapter {
             } catch (IOException e) {
                 throw new StorageException("deleting shard '" + name + "' in " + catalog.directory(name) + " failed: "
                         + e.getMessage(), e);
+            }
+            if (shard.settings().engine() == Engine.ROCKSDB) {
+                rocks.dropShard(name);
             }
             groupOffsets.removeShard(name);
         }
@@ -229,6 +261,10 @@ public final class LocalStorageAdapter implements StorageAdapter {
             }
         }
         shards.clear();
+        if (rocks != null) {
+            rocks.close();
+            rocks = null;
+        }
         groupOffsets.close();
         if (ownsScheduler) {
             scheduler.close();

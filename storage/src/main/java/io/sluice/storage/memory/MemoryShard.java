@@ -1,6 +1,7 @@
 package io.sluice.storage.memory;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 import io.sluice.storage.CleanupPolicy;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
@@ -16,24 +18,44 @@ import io.sluice.storage.ShardSettings;
 import io.sluice.storage.StoredRecord;
 
 /**
- * The {@code memory} engine: records in a concurrent sorted map by offset, gone after a restart.
- * Writers serialise on the shard's monitor; readers read the map without locks and stop at the end
- * offset, which is published after the record. Honours {@code retention_bytes} and
- * {@code retention_ms} (checked on each write, by record timestamp) and, for
- * {@code cleanup_policy = compact}, keeps only the latest record per key at once.
+ * The {@code memory} engine: records in a concurrent sorted map by offset, gone after a restart,
+ * with a {@link TermIndex} per key and per tag for reads by key and tag. Offsets continue after a
+ * restart ({@link NextOffsetFile}), so no offset is ever given out twice. Writers serialise on the
+ * shard's monitor; readers read the maps without locks and stop at the end offset, which is
+ * published after the record. Honours {@code retention_bytes} and {@code retention_ms} (checked on
+ * each write, by record timestamp) and, for {@code cleanup_policy = compact}, keeps only the latest
+ * record per key at once.
  */
-public final class MemoryShard implements Shard {
+public final class MemoryShard implements Shard, LogScheduler.Maintained {
+    /** Offsets reserved ahead of the end: what a crash may skip, and how often the ceiling is written. */
+    static final long OFFSET_RESERVATION = 1 << 16;
+
     private final String name;
     private final ShardSettings settings;
     private final ConcurrentSkipListMap<Long, StoredRecord> records = new ConcurrentSkipListMap<>();
     private final Map<ByteBuffer, Long> latestByKey = new HashMap<>();
+    private final TermIndex<ByteBuffer> keys = new TermIndex<>();
+    private final TermIndex<String> tags = new TermIndex<>();
+    private final NextOffsetFile nextOffsetFile;
+    private final LogScheduler scheduler;
     private volatile long startOffset;
     private volatile long endOffset;
+    private long reservedOffset;
     private long bytes;
 
-    public MemoryShard(String name, ShardSettings settings) {
+    /**
+     * Opens the shard empty, at the offset {@code dir} says its last run stopped at; the scheduler's
+     * maintenance passes apply retention between writes and expire tombstones.
+     */
+    public MemoryShard(String name, ShardSettings settings, Path dir, LogScheduler scheduler) {
         this.name = name;
         this.settings = settings;
+        this.scheduler = scheduler;
+        this.nextOffsetFile = new NextOffsetFile(dir);
+        this.reservedOffset = nextOffsetFile.read();
+        this.startOffset = reservedOffset;
+        this.endOffset = reservedOffset;
+        scheduler.register(this);
     }
 
     @Override
@@ -61,10 +83,12 @@ public final class MemoryShard implements Shard {
         }
         long[] offsets = new long[batch.size()];
         long next = endOffset;
+        reserve(next + offsets.length);
         for (int i = 0; i < offsets.length; i++) {
             Record record = batch.get(i);
             offsets[i] = next;
             records.put(next, new StoredRecord(next, record));
+            index(next, record);
             bytes += record.payloadBytes();
             if (compact) {
                 supersede(record, next);
@@ -78,14 +102,61 @@ public final class MemoryShard implements Shard {
         return offsets;
     }
 
+    /** Offsets up to {@code needed} may be given out once the stored ceiling covers them, a block ahead. */
+    private void reserve(long needed) {
+        if (needed > reservedOffset) {
+            reservedOffset = needed + OFFSET_RESERVATION;
+            nextOffsetFile.write(reservedOffset);
+        }
+    }
+
+    private void index(long offset, Record record) {
+        if (record.key() != null) {
+            keys.add(ByteBuffer.wrap(record.key()), offset);
+        }
+        for (String tag : record.tags()) {
+            tags.add(tag, offset);
+        }
+    }
+
+    /** Removes a record with its index entries; returns it, or null when it was gone already. */
+    private StoredRecord drop(long offset) {
+        StoredRecord old = records.remove(offset);
+        if (old != null) {
+            bytes -= old.record().payloadBytes();
+            if (old.key() != null) {
+                keys.remove(ByteBuffer.wrap(old.key()), offset);
+            }
+            for (String tag : old.tags()) {
+                tags.remove(tag, offset);
+            }
+        }
+        return old;
+    }
+
     private void supersede(Record record, long offset) {
         Long previous = latestByKey.put(ByteBuffer.wrap(record.key()), offset);
         if (previous != null) {
-            StoredRecord old = records.remove(previous);
-            if (old != null) {
-                bytes -= old.record().payloadBytes();
-            }
+            drop(previous);
         }
+    }
+
+    /** Retention, or for a compacted shard the tombstones older than {@code delete_retention_ms}. */
+    @Override
+    public synchronized void maintain(long nowMs) {
+        if (settings.log().cleanupPolicy() != CleanupPolicy.COMPACT) {
+            enforceRetention(nowMs);
+            return;
+        }
+        long cutoff = nowMs - settings.log().deleteRetentionMs();
+        latestByKey.values().removeIf(offset -> {
+            StoredRecord latest = records.get(offset);
+            boolean expired = latest == null || (latest.record().isTombstone() && latest.timestamp() < cutoff);
+            if (expired) {
+                drop(offset);
+            }
+            return expired;
+        });
     }
 
     private void enforceRetention(long nowMs) {
@@ -97,8 +168,7 @@ public final class MemoryShard implements Shard {
             if (!expired && !oversize) {
                 return;
             }
-            records.pollFirstEntry();
-            bytes -= head.record().payloadBytes();
+            drop(head.offset());
             startOffset = head.offset() + 1;
         }
     }
@@ -121,6 +191,31 @@ public final class MemoryShard implements Shard {
             taken += size;
         }
         return out;
+    }
+
+    @Override
+    public List<StoredRecord> readByKey(byte[] key, long fromOffset, int maxRecords) {
+        return readByTerm(keys, ByteBuffer.wrap(key), fromOffset, maxRecords);
+    }
+
+    @Override
+    public List<StoredRecord> readByTag(String tag, long fromOffset, int maxRecords) {
+        return readByTerm(tags, tag, fromOffset, maxRecords);
+    }
+
+    private <T> List<StoredRecord> readByTerm(TermIndex<T> index, T term, long fromOffset, int maxRecords) {
+        long end = endOffset;
+        List<StoredRecord> found = new ArrayList<>();
+        for (long offset : index.from(term, Math.max(fromOffset, startOffset))) {
+            if (offset >= end || found.size() >= maxRecords) {
+                break;
+            }
+            StoredRecord record = records.get(offset);
+            if (record != null) {
+                found.add(record);
+            }
+        }
+        return found;
     }
 
     @Override
@@ -164,12 +259,16 @@ public final class MemoryShard implements Shard {
         }
         startOffset = offset;
         while (!records.isEmpty() && records.firstKey() < offset) {
-            bytes -= records.pollFirstEntry().getValue().record().payloadBytes();
+            drop(records.firstKey());
         }
     }
 
+    /** Stores the exact end offset, so the next run continues right after the last record. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        scheduler.unregister(this);
+        nextOffsetFile.write(endOffset);
+        reservedOffset = endOffset;
     }
 
     @Override

@@ -122,29 +122,38 @@ final class RecordBatchBuilder {
         if (!open) {
             start(offset, timestamp);
         }
-        Varint.writeInt(bodySize(offset - baseOffset, timestamp - firstTimestamp, key, value, tag, tags, headers), buffer);
+        writeRecord(buffer, offset - baseOffset, timestamp - firstTimestamp, key, value, tag, tags, headers);
+        recordAppended(offset, timestamp);
+    }
+
+    /**
+     * Writes one record's bytes (layout in {@link RecordBatch}) at {@code buffer}'s position: the
+     * batch builder's encoding, also the value format of the RocksDB engine ({@link RecordCodec}).
+     */
+    static void writeRecord(ByteBuffer buffer, long offsetDelta, long timestampDelta, byte[] key, byte[] value,
+                            CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+        Varint.writeInt(bodySize(offsetDelta, timestampDelta, key, value, tag, tags, headers), buffer);
         buffer.put(headers.isEmpty() ? 0 : RecordBatch.HAS_HEADERS);
-        Varint.writeLong(timestamp - firstTimestamp, buffer);
-        Varint.writeInt((int) (offset - baseOffset), buffer);
-        writeField(key);
-        writeField(value);
+        Varint.writeLong(timestampDelta, buffer);
+        Varint.writeInt((int) offsetDelta, buffer);
+        writeField(key, buffer);
+        writeField(value, buffer);
         if (tag != null) {
             Varint.writeInt(1, buffer);
-            writeTag(tag);
+            writeTag(tag, buffer);
         } else {
             Varint.writeInt(tags.size(), buffer);
             for (int i = 0; i < tags.size(); i++) {
-                writeTag(tags.get(i));
+                writeTag(tags.get(i), buffer);
             }
         }
         if (!headers.isEmpty()) {
             Varint.writeInt(headers.size(), buffer);
             for (int i = 0; i < headers.size(); i++) {
-                writeTag(headers.get(i).key());
-                writeField(headers.get(i).value());
+                writeTag(headers.get(i).key(), buffer);
+                writeField(headers.get(i).value(), buffer);
             }
         }
-        recordAppended(offset, timestamp);
     }
 
     /**
@@ -187,7 +196,7 @@ final class RecordBatchBuilder {
         maxTimestamp = Math.max(maxTimestamp, timestamp);
     }
 
-    private void writeField(byte[] bytes) {
+    private static void writeField(byte[] bytes, ByteBuffer buffer) {
         if (bytes == null) {
             Varint.writeInt(-1, buffer);
         } else {
@@ -196,7 +205,7 @@ final class RecordBatchBuilder {
         }
     }
 
-    private void writeTag(CharSequence tag) {
+    private static void writeTag(CharSequence tag, ByteBuffer buffer) {
         Varint.writeInt(Utf8.encodedLength(tag), buffer);
         Utf8.encode(tag, buffer);
     }

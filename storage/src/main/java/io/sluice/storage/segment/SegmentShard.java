@@ -1,11 +1,10 @@
 package io.sluice.storage.segment;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.sluice.storage.Log;
-import io.sluice.storage.LogCursor;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.Record;
 import io.sluice.storage.Shard;
@@ -15,19 +14,22 @@ import io.sluice.storage.StoredRecord;
 /**
  * The {@code segment} engine: a shard stored as a {@link SegmentLog} in the shard's directory,
  * written through a {@link SharedAppender} so any thread may write and writes return once durable
- * under the flush policy (group commit for {@code always}).
+ * under the flush policy (group commit for {@code always}); reads by key and tag go through a
+ * {@link SegmentTermIndex}.
  */
 public final class SegmentShard implements Shard {
     private final String name;
     private final ShardSettings settings;
     private final SegmentLog log;
     private final SharedAppender appender;
+    private final SegmentTermIndex terms;
 
     private SegmentShard(String name, ShardSettings settings, SegmentLog log) {
         this.name = name;
         this.settings = settings;
         this.log = log;
         this.appender = new SharedAppender(log);
+        this.terms = new SegmentTermIndex(log);
     }
 
     /** Opens (creating or recovering) the shard's log in {@code dir}, on the adapter's background threads. */
@@ -67,34 +69,14 @@ public final class SegmentShard implements Shard {
 
     @Override
     public List<StoredRecord> readByKey(byte[] key, long fromOffset, int maxRecords) {
-        List<StoredRecord> found = new ArrayList<>();
-        try (LogCursor cursor = log.cursor(clamp(fromOffset))) {
-            while (found.size() < maxRecords && cursor.next()) {
-                if (cursor.hasKey() && cursor.keyEquals(key)) {
-                    found.add(cursor.toStoredRecord());
-                }
-            }
-        }
-        return found;
+        return terms.find(SegmentTermIndex.KEY, key, fromOffset, maxRecords,
+                record -> record.key() != null && Arrays.equals(record.key(), key));
     }
 
     @Override
     public List<StoredRecord> readByTag(String tag, long fromOffset, int maxRecords) {
-        byte[] utf8 = Shard.tagBytes(tag);
-        List<StoredRecord> found = new ArrayList<>();
-        try (LogCursor cursor = log.cursor(clamp(fromOffset))) {
-            while (found.size() < maxRecords && cursor.next()) {
-                if (cursor.hasTag(utf8)) {
-                    found.add(cursor.toStoredRecord());
-                }
-            }
-        }
-        return found;
-    }
-
-    /** Key and tag scans start at the start offset at the earliest and find nothing past the end. */
-    private long clamp(long fromOffset) {
-        return Math.min(Math.max(fromOffset, log.logStartOffset()), log.highWatermark());
+        return terms.find(SegmentTermIndex.TAG, Shard.tagBytes(tag), fromOffset, maxRecords,
+                record -> record.tags().contains(tag));
     }
 
     @Override
@@ -119,6 +101,7 @@ public final class SegmentShard implements Shard {
 
     @Override
     public void close() {
+        terms.close();
         log.close();
     }
 

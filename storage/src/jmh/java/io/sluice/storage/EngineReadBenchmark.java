@@ -1,0 +1,116 @@
+package io.sluice.storage;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Reads from a shard of {@code records} records (100-byte values, a unique key {@code device-<i>}
+ * and one of 1,000 tags {@code room/<i % 1000>} each), written once per trial with
+ * {@code flush = none} and the engine's defaults otherwise, then reopened:
+ * <ul>
+ *  <li>{@code readByKey}: one key's record, keys visited in a scattered order;</li>
+ *  <li>{@code readByTag}: the first 10 records of a tag from a scattered offset;</li>
+ *  <li>{@code scan}: every record by offset, 1,000 per {@code readByOffset} (run with {@code -bm ss}).</li>
+ * </ul>
+ * Key and tag reads go through the engines' indexes, so their cost should not follow {@code records}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 4, time = 2)
+@Fork(1)
+public class EngineReadBenchmark {
+    private static final int TAGS = 1000;
+
+    @Param({"segment", "rocksdb"})
+    public String engine;
+
+    @Param({"1000000", "10000000"})
+    public int records;
+
+    private Path dir;
+    private StorageAdapter adapter;
+    private long next;
+
+    @Setup(Level.Trial)
+    public void write() throws IOException {
+        dir = BenchDirs.create("sluice-engine-read-");
+        adapter = StorageAdapter.open(dir);
+        adapter.createShard("bench_0", new ShardSettings(Engine.fromConfig(engine), LogSettings.builder()
+                .retentionMs(LogSettings.UNLIMITED).flush(FlushPolicy.NONE).build()));
+        long now = System.currentTimeMillis();
+        byte[] value = new byte[100];
+        List<Record> batch = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            batch.add(new Record(key(i), value, now + i, List.of("room/" + i % TAGS)));
+            if (batch.size() == 1000) {
+                adapter.batchWrite("bench_0", batch);
+                batch.clear();
+            }
+        }
+        adapter.batchWrite("bench_0", batch);
+        adapter.close();
+        adapter = StorageAdapter.open(dir);
+    }
+
+    private static byte[] key(long i) {
+        return ("device-" + i).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Visits every index in [0, records) once per cycle, far apart (a multiplicative step). */
+    private long scattered() {
+        next = (next + 7_919_993L) % records;
+        return next;
+    }
+
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        adapter.close();
+        BenchDirs.delete(dir);
+    }
+
+    @Benchmark
+    public List<StoredRecord> readByKey() {
+        List<StoredRecord> found = adapter.readByKey("bench_0", key(scattered()), 0, 10);
+        if (found.size() != 1) {
+            throw new IllegalStateException("expected one record per key, got " + found.size());
+        }
+        return found;
+    }
+
+    @Benchmark
+    public List<StoredRecord> readByTag() {
+        long from = scattered();
+        return adapter.readByTag("bench_0", "room/" + from % TAGS, from, 10);
+    }
+
+    @Benchmark
+    public long scan() {
+        long count = 0;
+        for (long offset = 0, end = adapter.endOffset("bench_0"); offset < end; ) {
+            List<StoredRecord> chunk = adapter.readByOffset("bench_0", offset, 1000, 1 << 20);
+            count += chunk.size();
+            offset = chunk.get(chunk.size() - 1).offset() + 1;
+        }
+        return count;
+    }
+}
