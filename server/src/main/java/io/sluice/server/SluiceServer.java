@@ -19,6 +19,7 @@ import io.sluice.net.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
 import io.sluice.net.tls.TlsContext;
 import io.sluice.net.tls.TlsSettings;
+import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
 import io.sluice.broker.routing.Tap;
 import io.sluice.streams.Streams;
@@ -196,9 +197,27 @@ public final class SluiceServer implements AutoCloseable {
         JvmMetrics.builder().register(metricsRegistry);
         if (monitoring.httpServer()) {
             metricsServer = MetricsServer.start(new InetSocketAddress(monitoring.httpPort()), metricsRegistry,
-                    () -> !stopping);
+                    this::problems);
             LOG.info("http_server serving /metrics and /health on {}", metricsServer.localAddress());
         }
+    }
+
+    /**
+     * What {@code /health} reports, one line each, empty while all is well: stopping, and every
+     * exchange that cannot capture (its Parquet writer is dead, its write-ahead log offline or
+     * unwritable). Forwarding goes on through all of these.
+     */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (stopping) {
+            problems.add("the server is stopping");
+        }
+        for (Exchange exchange : capture.exchanges().all()) {
+            for (String problem : exchange.problems()) {
+                problems.add("exchange '" + exchange.name() + "': " + problem);
+            }
+        }
+        return problems;
     }
 
     /** The version in the jar's Maven metadata; "dev" when running from classes. */

@@ -36,13 +36,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The HTTP server of {@code http_server.port}: {@code GET /metrics} answers with everything in
  * its {@link PrometheusRegistry} in the Prometheus text format, {@code GET /health} with 200
- * {@code {"status":"UP"}} while the server runs and 503 {@code {"status":"DOWN"}} once it is
- * stopping. Anything else gets 404 (405 for methods other than GET and HEAD).
+ * {@code {"status":"UP"}} while the server runs with nothing wrong, and 503
+ * {@code {"status":"DOWN","problems":[…]}} once it is stopping or while a part cannot do its work (an
+ * exchange whose write-ahead log is offline or unwritable, whose Parquet writer is dead), one line
+ * per problem. Anything else gets 404 (405 for methods other than GET and HEAD).
  *
  * <p>It has its own single I/O thread, {@code sluice-http}, so a scrape never delays MQTT
  * traffic on the broker's event loops.
@@ -62,7 +65,7 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /** Binds {@code address}; throws with the address if it cannot. */
-    public static MetricsServer start(InetSocketAddress address, PrometheusRegistry registry, BooleanSupplier healthy) {
+    public static MetricsServer start(InetSocketAddress address, PrometheusRegistry registry, Supplier<List<String>> problems) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-http"),
                 NioIoHandler.newFactory());
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -72,7 +75,7 @@ public final class MetricsServer implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new ReadTimeoutHandler(IDLE_SECONDS), new HttpServerCodec(),
-                                new HttpObjectAggregator(MAX_REQUEST_BYTES), new Endpoints(registry, healthy));
+                                new HttpObjectAggregator(MAX_REQUEST_BYTES), new Endpoints(registry, problems));
                     }
                 });
         try {
@@ -97,12 +100,12 @@ public final class MetricsServer implements AutoCloseable {
     /** Answers one request; runs on the sluice-http thread. */
     private static final class Endpoints extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final PrometheusRegistry registry;
-        private final BooleanSupplier healthy;
+        private final Supplier<List<String>> problems;
         private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
-        Endpoints(PrometheusRegistry registry, BooleanSupplier healthy) {
+        Endpoints(PrometheusRegistry registry, Supplier<List<String>> problems) {
             this.registry = registry;
-            this.healthy = healthy;
+            this.problems = problems;
         }
 
         @Override
@@ -114,9 +117,7 @@ public final class MetricsServer implements AutoCloseable {
             } else if (path.equals("/metrics")) {
                 response = metrics(ctx);
             } else if (path.equals("/health")) {
-                boolean up = healthy.getAsBoolean();
-                response = text(up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "application/json", up ? "{\"status\":\"UP\"}\n" : "{\"status\":\"DOWN\"}\n");
+                response = health(problems.get());
             } else {
                 response = text(HttpResponseStatus.NOT_FOUND, "text/plain", "not found; try /metrics or /health\n");
             }
@@ -131,6 +132,33 @@ public final class MetricsServer implements AutoCloseable {
             if (!keepAlive) {
                 future.addListener(ChannelFutureListener.CLOSE);
             }
+        }
+
+        private static FullHttpResponse health(List<String> problems) {
+            if (problems.isEmpty()) {
+                return text(HttpResponseStatus.OK, "application/json", "{\"status\":\"UP\"}\n");
+            }
+            StringBuilder body = new StringBuilder("{\"status\":\"DOWN\",\"problems\":[");
+            for (int i = 0; i < problems.size(); i++) {
+                body.append(i == 0 ? "" : ",").append(jsonString(problems.get(i)));
+            }
+            return text(HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json", body.append("]}\n").toString());
+        }
+
+        /** A JSON string literal: quotes, backslashes and control characters escaped. */
+        private static String jsonString(String s) {
+            StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\\') {
+                    out.append('\\').append(c);
+                } else if (c < 0x20) {
+                    out.append(String.format("\\u%04x", (int) c));
+                } else {
+                    out.append(c);
+                }
+            }
+            return out.append('"').toString();
         }
 
         private FullHttpResponse metrics(ChannelHandlerContext ctx) {
