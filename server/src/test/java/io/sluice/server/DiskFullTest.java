@@ -2,13 +2,16 @@ package io.sluice.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubRecException;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.publish.pubrec.Mqtt5PubRecReasonCode;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeCounter;
@@ -240,7 +243,10 @@ class DiskFullTest {
             }
         }
         assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
-        Eventually.await(() -> forwarded.contains("full-9"), "forwarding goes on while the disk is full");
+        Mqtt5PubRecException qos2 = assertThrows(Mqtt5PubRecException.class, () -> publisher.publishWith().topic("data/x")
+                .qos(MqttQos.EXACTLY_ONCE).payload(payload("full-qos2")).send());
+        assertEquals(Mqtt5PubRecReasonCode.QUOTA_EXCEEDED, qos2.getMqttMessage().getReasonCode());
+        Eventually.await(() -> forwarded.containsAll(Set.of("full-9", "full-qos2")), "forwarding goes on while the disk is full");
         assertTrue(exchange.counter(ExchangeCounter.WAL_RECEIPTS_REFUSED) >= refused);
         assertTrue(exchange.counter(RingCounter.REJECTED_UNLOGGED) >= refused - 1, "capture refusals are counted");
         HttpResponse<String> down = health();

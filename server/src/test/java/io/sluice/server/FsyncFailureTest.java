@@ -102,6 +102,9 @@ class FsyncFailureTest {
         assertTrue(down.body().contains("exchange 'synced': write-ahead log") && down.body().contains("offline until restarted")
                 && down.body().contains("Input/output error"), down.body());
         assertEquals(1, server.exchanges().get("synced").counter(ExchangeCounter.WAL_FAILURES));
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.httpAddress().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(metrics.body().contains("sluice_exchange_healthy{exchange=\"synced\"} 0.0"), metrics.body());
 
         refused = assertThrows(Mqtt5PubAckException.class, () -> publish(publisher, "unsynced-1"),
                 "the log stays offline although fsyncs would work again: its page cache cannot be trusted");
