@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import io.sluice.storage.Receipt;
 import io.sluice.bridges.backlog.Backlog;
 import io.sluice.bridges.backlog.BacklogRecord;
 import io.sluice.bridges.backlog.BacklogWriter;
@@ -125,11 +126,15 @@ public final class Bridge implements AutoCloseable {
 
     /**
      * Any thread, never blocks: stores {@code record} in the backlog; {@code release} (may be null)
-     * runs once it is durable. False when it cannot be taken (counted): the caller runs
-     * {@code release} itself.
+     * runs once it is durable, and is refused ({@link Receipt#refuse}) when the backlog does not
+     * store it: its writer's queue is full (counted), the backlog is full, or the write fails. Always
+     * true: {@code release} is settled here either way.
      */
     public boolean store(BacklogRecord record, Runnable release) {
-        return writer.offer(record, release);
+        if (!writer.offer(record, release)) {
+            Receipt.refuse(release);
+        }
+        return true;
     }
 
     /** Any thread, never blocks: sends a QoS 0 message that is not stored if the connection can take it now. */

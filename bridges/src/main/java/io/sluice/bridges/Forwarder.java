@@ -15,8 +15,10 @@ public interface Forwarder {
 
     /**
      * Takes one message. {@code release} is the held acknowledgement of its QoS 1/2 publisher, or null;
-     * true means the forwarder took it over and runs it once the message is durable in the backlog,
-     * false that the caller releases it now (not stored, or refused and counted).
+     * true means the forwarder took it over: it runs it once the message is durable in the backlog, or
+     * refuses it ({@code io.sluice.storage.Receipt#refuse}) when the backlog does not store it; false
+     * that this rule does not store the message at all ($SYS, a loop, an unstored QoS 0 copy, an
+     * invalid mapped topic; counted where it is a fault) and the caller releases it now.
      */
     boolean forward(BridgeMessage message, Runnable release);
 }

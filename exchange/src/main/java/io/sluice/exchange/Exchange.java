@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: {@code sluice-exchange-<name>-ring} keys and batches, {@code sluice-exchange-<name>-writer}
  * encodes and writes. {@link #offer} is safe from any number of broker threads and never blocks;
  * queries are safe from any threads. A failure on either exchange thread is counted and logged
- * with the exchange's name and never reaches the broker.
+ * with the exchange's name and never reaches the broker. A writer thread that dies is restarted
+ * with the batches it held (see the store's writer); once it is dead for good, every offer is
+ * refused (counted as {@link ExchangeCounter#REJECTED_WRITER_DEAD}) and {@link #problems()} says why.
  *
  * <p>At open, offsets and the clock continue from the newest file's footer and from spill files
  * that are not in Parquet yet (those are written first). {@link #close} writes everything
@@ -288,10 +290,10 @@ public final class Exchange implements AutoCloseable {
      *
      * @param payload   the exchange keeps this array; the caller never changes it afterwards
      * @param arrivalMs when the broker received the message, epoch ms
-     * @return false, counted, when the ring is full or the exchange is closing
+     * @return false, counted, when the ring is full, the exchange is closing or its writer is dead
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs) {
-        return ring.offer(topics.canonical(topic), payload, arrivalMs);
+        return writerAlive() && ring.offer(topics.canonical(topic), payload, arrivalMs);
     }
 
     /**
@@ -300,17 +302,44 @@ public final class Exchange implements AutoCloseable {
      * flush policy (an fsync covering it for {@code always}); with {@code none}, as soon as the ring
      * took it. Any thread; never blocks; allocates nothing.
      *
-     * <p>If this returns true, {@code durable} runs exactly once: normally as above, or at once when
-     * the ring thread refuses the message after all (a blocked batch under fullOp NONE, a failed
-     * log; counted), or when a failed or closing log gives up on it (counted as
-     * {@link ExchangeCounter#WAL_RECEIPTS_ABANDONED}). If this returns false it never runs.
+     * <p>If this returns true, {@code durable} is settled exactly once: run as above, or refused
+     * ({@link io.sluice.storage.Receipt#refuse}; counted as {@link ExchangeCounter#WAL_RECEIPTS_REFUSED})
+     * when the message is not stored after all: the ring thread refused it (a blocked batch under
+     * fullOp NONE, a log that cannot take it), or an unwritable, failed or closing log gave up on it.
+     * If this returns false it is never touched, and the caller settles it.
      *
      * @param durable runs on the ring thread, a log flusher thread or the closing thread; must be
      *                quick and must not block
-     * @return false, counted, when the ring is full or the exchange is closing
+     * @return false, counted, when the ring is full, the exchange is closing or its writer is dead
      */
     public boolean offer(String topic, byte[] payload, long arrivalMs, Runnable durable) {
-        return ring.offer(topics.canonical(topic), payload, arrivalMs, durable);
+        return writerAlive() && ring.offer(topics.canonical(topic), payload, arrivalMs, durable);
+    }
+
+    /** False, counted, once the Parquet writer is dead for good: what is taken now would never be written. */
+    private boolean writerAlive() {
+        if (store.writerProblem() == null) {
+            return true;
+        }
+        counts.incrementAndGet(ExchangeCounter.REJECTED_WRITER_DEAD.ordinal());
+        return false;
+    }
+
+    /**
+     * What keeps the exchange from capturing, one line each, empty when it captures: a Parquet writer
+     * that is dead for good, a write-ahead log that is offline or unwritable. Any thread.
+     */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>(2);
+        String writer = store.writerProblem();
+        if (writer != null) {
+            problems.add("Parquet writer: " + writer);
+        }
+        String wal = log == null ? null : log.problem();
+        if (wal != null) {
+            problems.add("write-ahead log " + log.directory() + ": " + wal);
+        }
+        return problems;
     }
 
     /** Parses a query command with this exchange's plugin. */

@@ -14,8 +14,10 @@ public enum ExchangeCounter {
     DELETE_FAILURES("exchange_delete_failures_total", "retired files or written spill files that could not be deleted"),
     WAL_BATCHES_REPLAYED("exchange_wal_batches_replayed_total", "batches of write-ahead log records found at open that were not in Parquet yet, written from the log"),
     WAL_RECORDS_REPLAYED("exchange_wal_records_replayed_total", "records of those batches"),
-    WAL_FAILURES("exchange_wal_failures_total", "write-ahead log failures: the log went offline and the exchange refuses messages until restarted"),
-    WAL_RECEIPTS_ABANDONED("exchange_wal_receipts_abandoned_total", "acknowledgements released without their message being durable, because the write-ahead log failed or closed first");
+    WAL_FAILURES("exchange_wal_failures_total", "write-ahead log failures: the log went offline (a failed fsync) and the exchange refuses messages until restarted"),
+    WAL_WRITE_FAILURES("exchange_wal_write_failures_total", "times the write-ahead log became unwritable (a full disk): the exchange refuses messages until a write succeeds again"),
+    WAL_RECEIPTS_REFUSED("exchange_wal_receipts_refused_total", "acknowledgements refused because their message was not stored (refused by the ring, an unwritable or offline log, a closing exchange): the broker does not acknowledge it as stored"),
+    REJECTED_WRITER_DEAD("exchange_rejected_writer_dead_total", "messages refused because the Parquet writer thread died and could not be restarted");
 
     private final String metricName;
     private final String help;

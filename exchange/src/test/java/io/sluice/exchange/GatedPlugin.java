@@ -11,11 +11,12 @@ import io.sluice.stream.StreamPlugin;
 import io.sluice.stream.raw.RawPlugin;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * RAW under id 77, except that encoding on a writer thread takes a permit first, so a test decides
  * how many batches the writer may write and can fill its queue to watch fullOp act. It can also
- * fail on purpose. The query server's tests use it too, to keep batches in memory.
+ * fail on purpose, or kill the writer thread with an {@link Error}. The query server's tests use it too, to keep batches in memory.
  */
 public final class GatedPlugin implements StreamPlugin {
 
@@ -24,6 +25,8 @@ public final class GatedPlugin implements StreamPlugin {
     final Semaphore permits = new Semaphore(0);
     final CountDownLatch writerWaiting = new CountDownLatch(1);
     volatile boolean failEncoding;
+    /** Encodings on the writer thread that throw an {@link Error}, killing the writer thread, before they work again. */
+    final AtomicInteger writerKills = new AtomicInteger();
     private final StreamCodec raw = new RawPlugin().open(PluginSettings.none("gated"));
 
     @Override
@@ -61,6 +64,9 @@ public final class GatedPlugin implements StreamPlugin {
                     if (failEncoding) {
                         throw new IllegalStateException("encoding fails on purpose");
                     }
+                    if (writerKills.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new KillsTheWriter();
+                    }
                 }
                 return raw.encode(batch);
             }
@@ -75,5 +81,12 @@ public final class GatedPlugin implements StreamPlugin {
                 raw.decode(rows, command, sink);
             }
         };
+    }
+
+    /** What a plugin bug that is not an exception looks like to the writer thread. */
+    static final class KillsTheWriter extends Error {
+        KillsTheWriter() {
+            super("the plugin kills the writer thread on purpose");
+        }
     }
 }

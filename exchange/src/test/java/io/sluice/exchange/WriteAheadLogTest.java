@@ -364,7 +364,7 @@ class WriteAheadLogTest {
         }
         plugin.open();
         exchange.close();
-        assertEquals(0, exchange.counter(ExchangeCounter.WAL_RECEIPTS_ABANDONED));
+        assertEquals(0, exchange.counter(ExchangeCounter.WAL_RECEIPTS_REFUSED));
     }
 
     @Test
@@ -381,7 +381,7 @@ class WriteAheadLogTest {
         for (int i = 0; i < 500; i++) {
             assertEquals(1, runs.get(i), "receipt of message " + i + " ran once");
         }
-        assertEquals(0, exchange.counter(ExchangeCounter.WAL_RECEIPTS_ABANDONED));
+        assertEquals(0, exchange.counter(ExchangeCounter.WAL_RECEIPTS_REFUSED));
         assertEquals(0, exchange.writeAheadLog().waitingReceipts());
     }
 

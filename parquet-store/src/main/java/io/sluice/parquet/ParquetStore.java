@@ -72,7 +72,7 @@ public final class ParquetStore implements AutoCloseable {
     private final StoreRecovery recovery;
     private final StoreListener listener;
     private final WriteQueue queue;
-    private final Thread writer;
+    private final WriterThread writer;
     private final AtomicLongArray counts = new AtomicLongArray(StoreCounter.values().length);
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -91,8 +91,7 @@ public final class ParquetStore implements AutoCloseable {
         this.queue = new WriteQueue(settings.queueBatches());
         this.recovery = recover();
         this.catalog = new Catalog(settings.fileCount(), applyRetention(recovery.files()), nextSeq(recovery.files()));
-        this.writer = new Thread(new StoreWriter(this, queue, listener), "sluice-exchange-" + exchange + "-writer");
-        this.writer.setDaemon(true);
+        this.writer = new WriterThread(this, queue, () -> new StoreWriter(this, queue, listener));
     }
 
     /**
@@ -398,6 +397,14 @@ public final class ParquetStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Why the writer thread is dead for good (it died {@value WriterThread#MAX_DEATHS_IN_A_ROW} times in a row
+     * and is not restarted), or null while it works. Any thread.
+     */
+    public String writerProblem() {
+        return writer.problem();
+    }
+
     /** A counter's current value. */
     public long counter(StoreCounter counter) {
         return counts.get(counter.ordinal());
@@ -427,9 +434,10 @@ public final class ParquetStore implements AutoCloseable {
         }
         queue.close();
         boolean interrupted = false;
-        while (writer.isAlive()) {
+        while (true) {
             try {
-                writer.join();
+                writer.join(listener);
+                break;
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -441,6 +449,11 @@ public final class ParquetStore implements AutoCloseable {
     }
 
     // ---- for the writer thread ----
+
+    /** The writer thread ends on an unexpected error (its own thread): see {@link WriterThread}. */
+    void writerDied(Throwable cause) {
+        writer.died(cause);
+    }
 
     void count(StoreCounter counter, long delta) {
         counts.addAndGet(counter.ordinal(), delta);
@@ -479,6 +492,7 @@ public final class ParquetStore implements AutoCloseable {
         }
         syncDirectory();
         StoredFile file = new StoredFile(target.toString(), name, seq, minTs, maxTs, length(target));
+        writer.published();
         List<StoredFile> retired = catalog.add(file);
         counts.incrementAndGet(StoreCounter.FILES_WRITTEN.ordinal());
         counts.addAndGet(StoreCounter.BATCHES_WRITTEN.ordinal(), batches.size());

@@ -18,7 +18,8 @@ public enum StoreCounter {
     CORRUPT_FILES("parquet_corrupt_files_total", "published files found unreadable at start-up and renamed aside"),
     BATCHES_DISCARDED("parquet_batches_discarded_total", "batches the plugin failed to encode, not written"),
     RECORDS_DISCARDED("parquet_records_discarded_total", "records of batches the plugin failed to encode"),
-    BATCHES_UNWRITTEN("parquet_batches_unwritten_total", "batches still unwritten when the store closed after failed retries");
+    BATCHES_UNWRITTEN("parquet_batches_unwritten_total", "batches still unwritten when the store closed after failed retries or with a dead writer"),
+    WRITER_DEATHS("parquet_writer_deaths_total", "times the writer thread died on an unexpected error (its batches are queued again; it is restarted unless it died 3 times in a row)");
 
     private final String metricName;
     private final String help;

@@ -93,11 +93,8 @@ final class StoreWriter implements Runnable {
                     return;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            LOG.error("exchange {}: writer interrupted; batches still queued are not written", store.exchange());
         } catch (Throwable e) {
-            LOG.error("exchange {}: writer thread failed; batches still queued are not written", store.exchange(), e);
+            store.writerDied(e); // counts, queues its batches again, starts the next writer or says why not
         } finally {
             if (codecs != null) {
                 codecs.release(); // and the compressor it made

@@ -21,6 +21,8 @@ final class WriteQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<StoreBatch> queued = new ArrayDeque<>();
+    /** Taken by the writer and not yet released, in the order they were queued. */
+    private final List<StoreBatch> taken = new ArrayList<>();
     private final int capacity;
     private int inMemory;
     private boolean closing;
@@ -81,9 +83,10 @@ final class WriteQueue {
             while (queued.isEmpty() && !closing && nanos > 0) {
                 nanos = changed.awaitNanos(nanos);
             }
-            List<StoreBatch> taken = new ArrayList<>(queued);
+            List<StoreBatch> batches = new ArrayList<>(queued);
             queued.clear();
-            return taken;
+            taken.addAll(batches);
+            return batches;
         } finally {
             lock.unlock();
         }
@@ -91,13 +94,44 @@ final class WriteQueue {
 
     /** A taken batch is in a row group or given up: its place is free; once per batch. */
     void release(StoreBatch batch) {
-        if (!batch.inMemory()) {
-            return;
-        }
         lock.lock();
         try {
-            inMemory--;
+            removeTaken(batch);
+            if (batch.inMemory()) {
+                inMemory--;
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** By identity: two batches may be equal but are never the same. */
+    private void removeTaken(StoreBatch batch) {
+        for (int i = 0; i < taken.size(); i++) {
+            if (taken.get(i) == batch) {
+                taken.remove(i);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Puts every batch taken and not released back at the head of the queue, in their order: the
+     * writer that took them died, and the next one writes them.
+     *
+     * @return how many were put back
+     */
+    int putBackTaken() {
+        lock.lock();
+        try {
+            for (int i = taken.size() - 1; i >= 0; i--) {
+                queued.addFirst(taken.get(i));
+            }
+            int n = taken.size();
+            taken.clear();
             changed.signalAll();
+            return n;
         } finally {
             lock.unlock();
         }

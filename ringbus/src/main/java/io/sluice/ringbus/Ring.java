@@ -117,10 +117,11 @@ public final class Ring implements AutoCloseable {
 
     /**
      * Offers one message whose {@code receipt} runs once the message is durable in the ring's
-     * write-ahead log; any thread, never blocks, allocates nothing. The receipt runs exactly once
-     * if this returns true: when the log holds the message durably, or at once when the ring thread
-     * refuses it (a blocked batch, a failed log) or the ring has no log. If this returns false the
-     * receipt never runs and the caller settles it.
+     * write-ahead log; any thread, never blocks, allocates nothing. The receipt is settled exactly
+     * once if this returns true: run when the log holds the message durably (or at once when the
+     * ring has no log), refused through the log ({@link WriteAheadLog#refuse}) when the ring thread
+     * refuses the message (a blocked batch, a log that cannot take it). If this returns false the
+     * receipt is never touched and the caller settles it.
      *
      * @param receipt runs on a ring, flusher or closing thread; must be quick and never block; may be null
      * @return false when the ring is full or closing (counted)

@@ -3,7 +3,8 @@ package io.sluice.ringbus;
 /**
  * The write-ahead log a ring appends every message to before the message joins a batch (an
  * exchange with {@code durability = wal}): the log assigns the message's offset, and a message's
- * receipt runs once the log holds it durably.
+ * receipt runs once the log holds it durably, or is refused through the log when the message is not
+ * stored.
  *
  * <p>Threading: {@link #append}, {@link #commit}, {@link #endOfBatch}, {@link #whenDurable} and {@link #isAvailable}
  * are called by the ring thread alone (and by the closing thread after the ring thread stopped),
@@ -39,6 +40,13 @@ public interface WriteAheadLog {
      * log gives up on it: it failed or closed). Offsets are given in non-decreasing order.
      */
     void whenDurable(long offset, Runnable receipt);
+
+    /**
+     * Settles the receipt of a message the ring refused (its log could not take it, its batch was
+     * blocked): the message is not stored, and the receipt's owner must learn that rather than
+     * take it for stored.
+     */
+    void refuse(Runnable receipt);
 
     /**
      * Whether the log holds every message appended so far, so a full batch can be left to it

@@ -3,6 +3,7 @@ package io.sluice.ringbus;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A write-ahead log in memory that records what the ring appends and commits, and makes offsets
@@ -23,6 +24,8 @@ final class RecordingLog implements WriteAheadLog {
     private int committed;
     volatile boolean refusing;
     volatile boolean available = true;
+    /** Receipts the ring refused through this log. */
+    final AtomicInteger refused = new AtomicInteger();
 
     RecordingLog(long firstOffset) {
         this.next = firstOffset;
@@ -52,6 +55,13 @@ final class RecordingLog implements WriteAheadLog {
     @Override
     public synchronized void whenDurable(long offset, Runnable receipt) {
         waiting.add(new Waiting(offset, receipt));
+    }
+
+    /** Records the refusal, then runs the receipt so a test sees it settled. */
+    @Override
+    public void refuse(Runnable receipt) {
+        refused.incrementAndGet();
+        receipt.run();
     }
 
     @Override

@@ -82,7 +82,7 @@ class RingWriteAheadLogTest {
     }
 
     @Test
-    void aMessageTheLogRefusesIsCountedAndItsReceiptRunsAtOnce() {
+    void aMessageTheLogRefusesIsCountedAndItsReceiptIsRefusedAtOnce() {
         RecordingSink sink = new RecordingSink(Integer.MAX_VALUE);
         RecordingLog log = new RecordingLog(0);
         log.refusing = true;
@@ -90,8 +90,9 @@ class RingWriteAheadLogTest {
         ring.start();
         AtomicIntegerArray runs = new AtomicIntegerArray(1);
         assertTrue(ring.offer("t", payload(0), 1, () -> runs.incrementAndGet(0)));
-        Eventually.await(() -> runs.get(0) == 1, () -> "receipt not run");
+        Eventually.await(() -> runs.get(0) == 1, () -> "receipt not settled");
         ring.close();
+        assertEquals(1, log.refused.get(), "the receipt was refused, not taken for stored");
         assertEquals(1, ring.counter(RingCounter.REJECTED_UNLOGGED));
         assertEquals(0, ring.counter(RingCounter.RECEIVED));
         assertEquals(0, sink.handedOffRows());
@@ -99,7 +100,7 @@ class RingWriteAheadLogTest {
     }
 
     @Test
-    void aMessageABlockedBatchRefusesRunsItsReceiptAtOnce() {
+    void aMessageABlockedBatchRefusesHasItsReceiptRefusedAtOnce() {
         RecordingSink sink = new RecordingSink(0);
         RecordingLog log = new RecordingLog(0);
         Ring ring = new Ring("ex", SETTINGS.withFullOp(FullOp.NONE), new SequenceKeys(0), log, sink, null);
@@ -109,7 +110,8 @@ class RingWriteAheadLogTest {
         }
         AtomicIntegerArray runs = new AtomicIntegerArray(1);
         assertTrue(ring.offer("t", payload(10), 1, () -> runs.incrementAndGet(0)));
-        Eventually.await(() -> runs.get(0) == 1, () -> "receipt not run");
+        Eventually.await(() -> runs.get(0) == 1, () -> "receipt not settled");
+        assertEquals(1, log.refused.get(), "the receipt was refused, not taken for stored");
         assertEquals(1, ring.counter(RingCounter.REJECTED_BATCH_FULL));
         assertEquals(10, log.entries().size(), "the refused message never reached the log");
         sink.addRoom(10);

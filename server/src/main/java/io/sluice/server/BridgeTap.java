@@ -15,8 +15,10 @@ import io.sluice.broker.message.MessageProperties;
  * One forward rule of a bridge seen through the broker's {@link Tap}: the routing core hands it every
  * authorised PUBLISH matching the rule's {@code local_topic}, and it passes a copy to the bridge. A
  * QoS 1/2 acknowledgement is held until the bridge's backlog holds the copy durably (the bridge's
- * writer thread releases it, so the event loop never waits for the disk); a copy the bridge does not
- * store (an unstored QoS 0 message, or one it refused and counted) releases it at once.
+ * writer thread releases it, so the event loop never waits for the disk); a copy the bridge cannot
+ * store (a full queue or backlog, a failed write; counted) refuses it, so the publisher is not told
+ * it was stored; a copy the rule does not store at all (an unstored QoS 0 copy, $SYS) releases it
+ * at once.
  */
 final class BridgeTap implements Tap {
     private final Forwarder forwarder;
@@ -40,7 +42,7 @@ final class BridgeTap implements Tap {
         }
         ack.hold();
         if (!forwarder.forward(copy, ack)) {
-            ack.release();
+            ack.release(); // the rule does not store this message; a refusal to store it was settled inside
         }
     }
 

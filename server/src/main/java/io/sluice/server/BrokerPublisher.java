@@ -15,6 +15,7 @@ import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.broker.topic.TopicName;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.net.auth.ClientIdentity;
+import io.sluice.storage.Receipt;
 
 /**
  * What bridges receive from their remotes, published into the broker as a local client's PUBLISH
@@ -66,7 +67,11 @@ final class BrokerPublisher implements LocalPublisher {
         PublishAck ack = new PublishAck() {
             @Override
             protected void ready() {
-                done.run();
+                if (stored()) {
+                    done.run();
+                } else {
+                    Receipt.refuse(done);
+                }
             }
         };
         b.router().publish(routed, ack);

@@ -14,8 +14,9 @@ import io.sluice.exchange.Exchange;
  * goes on regardless.
  *
  * <p>With {@code durability = wal} the tap holds the QoS 1/2 acknowledgement until the exchange's
- * write-ahead log holds the copy durably; a copy the exchange refuses releases it at once (the
- * refusal is counted by the exchange), so a publisher never waits for a copy that will not come.
+ * write-ahead log holds the copy durably; a copy the exchange refuses (a full ring, a dead writer, an
+ * unwritable log; counted by the exchange) refuses it at once, so a publisher never waits for a copy
+ * that will not come, and is never told that one was stored when it was not.
  */
 final class ExchangeTap implements Tap {
     private final Exchange exchange;
@@ -39,7 +40,7 @@ final class ExchangeTap implements Tap {
         }
         ack.hold();
         if (!exchange.offer(message.topic(), message.payload(), message.createdMillis(), ack)) {
-            ack.release();
+            ack.refused();
         }
     }
 

@@ -22,6 +22,7 @@ import io.sluice.net.ListenerSpec;
 import io.sluice.broker.transport.MqttListener;
 import io.sluice.net.tls.TlsContext;
 import io.sluice.net.tls.TlsSettings;
+import io.sluice.exchange.Exchange;
 import io.sluice.exchange.Exchanges;
 import io.sluice.broker.routing.Tap;
 import io.sluice.streams.Streams;
@@ -209,7 +210,7 @@ public final class SluiceServer implements AutoCloseable {
         BasicAuth auth = new BasicAuth(http.username(), http.password(), http.users(), access.authenticator());
         BrokerPublisher publisher = new BrokerPublisher();
         publisher.bind(broker);
-        httpApi = new HttpApi(new HttpApi.Parts(broker, version(), metricsRegistry, () -> !stopping, List.of(),
+        httpApi = new HttpApi(new HttpApi.Parts(broker, version(), metricsRegistry, this::problems,
                 capture.exchanges(), bridging.bridges(), streaming.streams(), publisher, config,
                 () -> reloads.reloadAllSoon("HTTP API"), reloads::targets, auth, http.maxRecords()));
         httpServer = HttpServer.start(http.bind(), httpApi.routes(), auth, http.authMetrics(), tls(http.tls()),
@@ -226,6 +227,24 @@ public final class SluiceServer implements AutoCloseable {
 
     private static String hostPort(InetSocketAddress address) {
         return address.getHostString() + ":" + address.getPort();
+    }
+
+    /**
+     * What {@code /health} reports, one line each, empty while all is well: stopping, and every
+     * exchange that cannot capture (its Parquet writer is dead, its write-ahead log offline or
+     * unwritable). Forwarding goes on through all of these.
+     */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (stopping) {
+            problems.add("the server is stopping");
+        }
+        for (Exchange exchange : capture.exchanges().all()) {
+            for (String problem : exchange.problems()) {
+                problems.add("exchange '" + exchange.name() + "': " + problem);
+            }
+        }
+        return problems;
     }
 
     /** The version in the jar's Maven metadata; "dev" when running from classes. */

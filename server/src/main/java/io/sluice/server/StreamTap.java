@@ -18,8 +18,8 @@ import java.util.List;
  * A stream seen through the broker's {@link Tap}: every authorised PUBLISH matching the stream's
  * topic filter is handed to the stream's appender, which never blocks the event loop. The tap holds
  * the QoS 1/2 acknowledgement until the stream holds the record durably under its flush policy; a
- * record the stream refuses (its queue is full, counted there) releases it at once, so a publisher
- * never waits for a copy that will not come. The payload array is shared, never copied: the broker
+ * record the stream refuses (its queue is full, counted there) or cannot write refuses it, so a
+ * publisher never waits for a copy that will not come, nor is told it was stored. The payload array is shared, never copied: the broker
  * does not change a payload after ingress.
  */
 final class StreamTap implements Tap {
@@ -55,7 +55,7 @@ final class StreamTap implements Tap {
         }
         ack.hold();
         if (!stream.capture(captured, ack)) {
-            ack.release();
+            ack.refused();
         }
     }
 

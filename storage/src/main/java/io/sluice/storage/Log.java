@@ -30,8 +30,11 @@ import io.sluice.storage.segment.SegmentLog;
  * Appended records sit in the open batch until {@link #commit} (or until the batch fills) writes
  * them to the log. Under {@code none} and {@code interval} the high watermark then moves at once;
  * under {@code always} it moves when the fsync that covers them completes, and
- * {@link DurabilityListener}s hear of it. A failed write or fsync takes the log offline for good
- * ({@link LogOfflineException}).
+ * {@link DurabilityListener}s hear of it. A failed fsync takes the log offline for good
+ * ({@link LogOfflineException}): after it the page cache's state is unknown. A failed write that
+ * changed nothing (a full disk) does not: {@link #commit} throws {@link LogWriteException}, the open
+ * batch stays as it was, and the next commit writes it again, so the log comes back by itself once
+ * the disk takes writes again.
  */
 public interface Log extends AutoCloseable {
     /** {@link #offsetForTimestamp} sentinel: the log start offset. */
@@ -72,6 +75,7 @@ public interface Log extends AutoCloseable {
      * @param value may be null: with a key, a tombstone
      * @param tag   may be null: no tag
      * @throws RecordTooLargeException when the record cannot fit a segment
+     * @throws LogWriteException when the open batch was full and writing it failed; the record is not appended
      */
     long append(long timestamp, byte[] key, byte[] value, CharSequence tag);
 
@@ -88,6 +92,8 @@ public interface Log extends AutoCloseable {
      *
      * @return the offset after the last appended record: once the high watermark reaches it,
      *         everything appended so far is durable
+     * @throws LogWriteException when the write failed and changed nothing; the batch is written at the next commit
+     * @throws LogOfflineException when the log failed for good
      */
     long commit();
 

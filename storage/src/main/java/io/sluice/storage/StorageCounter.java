@@ -16,7 +16,8 @@ public enum StorageCounter {
     CLEANER_RUNS("storage_cleaner_runs_total", "compactions completed"),
     CLEANER_RECORDS_REMOVED("storage_cleaner_records_removed_total", "records removed by compaction"),
     CORRUPT_BATCHES_READ("storage_corrupt_batches_read_total", "corrupt batches met by readers"),
-    IO_FAILURES("storage_io_failures_total", "failed writes or fsyncs (the log goes offline)"),
+    IO_FAILURES("storage_io_failures_total", "failed fsyncs and other I/O failures that take the log offline"),
+    WRITE_FAILURES("storage_write_failures_total", "failed attempts to write a batch that changed nothing (a full disk); retried at the next commit"),
     LISTENER_FAILURES("storage_listener_failures_total", "durability listeners that threw");
 
     private final String metricName;

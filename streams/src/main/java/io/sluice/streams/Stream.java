@@ -77,7 +77,8 @@ public final class Stream {
      * Appends a captured MQTT message to the partition its {@code partition_key} picks. Never
      * blocks: returns false, counted, when the stream's queue is full or the stream is closed, and
      * then {@code onDurable} is not run. Otherwise {@code onDurable} (which may be null) runs on the
-     * appender thread once the record is durable under the flush policy.
+     * appender thread once the record is durable under the flush policy, or is refused
+     * ({@link io.sluice.storage.Receipt#refuse}) when the append fails.
      */
     public boolean capture(CapturedMessage message, Runnable onDurable) {
         return appender.capture(message, onDurable);

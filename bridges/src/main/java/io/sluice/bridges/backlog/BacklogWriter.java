@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.sluice.bridges.BridgeCounter;
 import io.sluice.bridges.BridgeCounters;
 import io.sluice.logging.RateLimitedLog;
+import io.sluice.storage.Receipt;
 import io.sluice.storage.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,8 @@ public final class BacklogWriter implements AutoCloseable {
 
     /**
      * Any thread, never blocks: queues {@code record}; {@code release} (may be null) runs once it is
-     * stored, refused or failed. False when the queue is full: the caller runs {@code release} itself.
+     * stored, and is refused ({@link Receipt#refuse}) when the backlog does not admit it or its write
+     * fails. False when the queue is full: the caller settles {@code release} itself.
      */
     public boolean offer(BacklogRecord record, Runnable release) {
         if (running && queue.offer(new Pending(record, release))) {
@@ -75,6 +77,7 @@ public final class BacklogWriter implements AutoCloseable {
     private void run() {
         List<Pending> batch = new ArrayList<>(BATCH);
         while (running || !queue.isEmpty()) {
+            boolean[] stored = null;
             try {
                 Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
@@ -82,20 +85,21 @@ public final class BacklogWriter implements AutoCloseable {
                 }
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
-                write(batch);
+                stored = write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException | Error e) {
                 LOG.error("bridge {}: the backlog writer failed; it carries on with the next messages", bridge, e);
             } finally {
-                release(batch);
+                settle(batch, stored);
                 batch.clear();
             }
         }
     }
 
-    private void write(List<Pending> batch) {
+    /** Stores what the backlog admits; returns which messages of the batch are stored. */
+    private boolean[] write(List<Pending> batch) {
         byte[][] values = new byte[batch.size()][];
         int[] sizes = new int[batch.size()];
         for (int i = 0; i < values.length; i++) {
@@ -110,25 +114,36 @@ public final class BacklogWriter implements AutoCloseable {
             }
         }
         if (records.isEmpty()) {
-            return;
+            return admitted;
         }
         try {
             backlog.store(records);
             counters.add(BridgeCounter.QUEUED, records.size());
         } catch (RuntimeException e) {
             counters.add(BridgeCounter.STORE_FAILED, records.size());
-            errorLog.error(records.size() + " messages could not be stored and will not be forwarded: "
-                    + e.getMessage(), e);
-            return;
+            errorLog.error(records.size() + " messages could not be stored and will not be forwarded; their publishers "
+                    + "are not told they were stored: " + e.getMessage(), e);
+            return null;
         }
         onStored.run();
+        return admitted;
     }
 
-    private static void release(List<Pending> batch) {
-        for (Pending pending : batch) {
-            if (pending.release() != null) {
-                pending.release().run();
+    /** Runs the releases of stored messages and refuses those of the others ({@code stored} null: none). */
+    private static void settle(List<Pending> batch, boolean[] stored) {
+        for (int i = 0; i < batch.size(); i++) {
+            Runnable release = batch.get(i).release();
+            if (stored != null && stored[i]) {
+                release(release);
+            } else {
+                Receipt.refuse(release);
             }
+        }
+    }
+
+    private static void release(Runnable release) {
+        if (release != null) {
+            release.run();
         }
     }
 

@@ -11,6 +11,8 @@ import io.sluice.storage.Log;
 import io.sluice.storage.LogCursor;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
+import io.sluice.storage.LogWriteException;
+import io.sluice.storage.Receipt;
 import io.sluice.storage.RecordTooLargeException;
 import io.sluice.storage.StorageCounter;
 import io.sluice.storage.StorageException;
@@ -40,10 +42,17 @@ import org.slf4j.LoggerFactory;
  * the custody trims the log behind the lowest offset that is still only here ({@link #trim}). At
  * open, records the Parquet files lack are found ({@link #recover}) and written from the log.
  *
- * <p>A failed write or fsync takes the log offline for good: from then on the ring refuses every
- * message (the log returns -1, counted as {@code ring_rejected_unlogged_total}), receipts still
- * waiting run at once (counted as {@code exchange_wal_receipts_abandoned_total}), and batches in
- * memory are still written to Parquet. A restart opens the log again, recovering its valid prefix.
+ * <p>A receipt is never run for a message the log does not hold durably: it is refused
+ * ({@link io.sluice.storage.Receipt#refuse}, counted as {@code exchange_wal_receipts_refused_total}),
+ * so the broker does not acknowledge the message as stored.
+ *
+ * <p>A failed write that changed nothing (a full disk) makes the log unwritable for a while: the
+ * receipts waiting are refused, and the ring refuses every message (the log returns -1, counted
+ * as {@code ring_rejected_unlogged_total}) until a retry of the write, every
+ * {@value #WRITE_RETRY_MS} ms on the ring thread (also when no message comes), succeeds; then
+ * capture goes on by itself. A failed fsync (or any other I/O failure) takes the log offline for
+ * good: the ring refuses every message, receipts still waiting are refused, and batches in memory
+ * are still written to Parquet. A restart opens the log again, recovering its valid prefix.
  *
  * <p>Threads: {@link #append}, {@link #commit}, {@link #endOfBatch}, {@link #whenDurable} and {@link #isAvailable} are the
  * ring thread's (and the closing thread's once the ring stopped); {@link #recover} runs at open
@@ -55,6 +64,9 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeLog.class);
     /** A failure that repeats (a receipt failing, a log refusing to be trimmed) is logged once per this. */
     private static final Duration ERROR_INTERVAL = Duration.ofSeconds(10);
+    /** How often an unwritable log tries its failed write again. */
+    static final long WRITE_RETRY_MS = 500;
+    private static final long WRITE_RETRY_NANOS = WRITE_RETRY_MS * 1_000_000;
 
     private final String exchange;
     private final Log log;
@@ -63,12 +75,17 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
     private final ReceiptQueue receipts;
     private final boolean flusherDrains;
     private volatile boolean available = true;
+    /** The last write failed without harm (a full disk); the ring thread retries it. */
+    private volatile boolean unwritable;
+    private volatile StorageException lastFailure;
     private volatile boolean closed;
     private volatile LongConsumer advanced = highWatermark -> { };
     private long floor = Long.MAX_VALUE;
     // Ring thread only: receipts handed over, and how many of them the last commit covered.
     private long receiptsAdded;
     private long receiptsCommitted;
+    // Ring thread only: when an unwritable log tries again (System.nanoTime()).
+    private long nextWriteRetry;
 
     /**
      * What {@link #recover} found.
@@ -205,7 +222,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
 
     @Override
     public long append(long ts, String topic, byte[] payload) {
-        if (!available) {
+        if (!available || unwritable && !retryWrite()) {
             return -1;
         }
         try {
@@ -213,6 +230,9 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         } catch (RecordTooLargeException | IllegalArgumentException e) {
             errors.error("a message on topic '" + topic + "' (" + payload.length + " bytes, ts " + ts
                     + ") cannot be written to the write-ahead log and is refused", e);
+            return -1;
+        } catch (LogWriteException e) {
+            writeFailed(e);
             return -1;
         } catch (StorageException e) {
             fail(e);
@@ -226,17 +246,77 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         if (!available) {
             return;
         }
+        if (unwritable) {
+            retryWrite();
+            return;
+        }
         try {
             log.commit();
+        } catch (LogWriteException e) {
+            writeFailed(e);
+            return;
         } catch (StorageException e) {
             fail(e);
             return;
         }
+        drainOnWriter();
+    }
+
+    /**
+     * Runs the receipts the writer thread made durable: normally the listener already ran on this
+     * thread, but a record written inside append (one larger than a batch) may have passed the high
+     * watermark before its receipt came.
+     */
+    private void drainOnWriter() {
         if (!flusherDrains) {
-            // Normally the listener already ran on this thread; a record written inside append
-            // (one larger than a batch) may have passed the high watermark before its receipt came.
             receipts.drain(log.highWatermark());
         }
+    }
+
+    /**
+     * The unwritable log tries its failed write again once the retry is due; true when it is
+     * writable again.
+     */
+    private boolean retryWrite() {
+        long now = System.nanoTime();
+        if (now - nextWriteRetry < 0) {
+            return false;
+        }
+        try {
+            log.commit();
+        } catch (LogWriteException e) {
+            nextWriteRetry = now + WRITE_RETRY_NANOS;
+            lastFailure = e;
+            return false;
+        } catch (StorageException e) {
+            fail(e);
+            return false;
+        }
+        unwritable = false;
+        lastFailure = null;
+        LOG.info("exchange {}: the write-ahead log in {} takes writes again; capturing again", exchange, directory());
+        drainOnWriter();
+        return true;
+    }
+
+    /** A write failed without harm: refuse what waits and every message until a retry succeeds. */
+    private void writeFailed(LogWriteException e) {
+        lastFailure = e;
+        nextWriteRetry = System.nanoTime() + WRITE_RETRY_NANOS;
+        if (!unwritable) {
+            unwritable = true;
+            counts.incrementAndGet(ExchangeCounter.WAL_WRITE_FAILURES.ordinal());
+            LOG.error("exchange {}: cannot write to the write-ahead log in {} ({}); refusing messages, and not acknowledging "
+                    + "as stored those waiting for it, until a write succeeds again (tried every {} ms)", exchange,
+                    directory(), e.getMessage(), WRITE_RETRY_MS);
+        }
+        refuseWaiting();
+    }
+
+    /** Settles every waiting receipt: run for what is durable, refused for the rest. */
+    private void refuseWaiting() {
+        receipts.drain(log.highWatermark());
+        counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_REFUSED.ordinal(), receipts.refuseAll());
     }
 
     /** Commits only when a receipt waits; otherwise the open batch keeps filling (up to 1 MiB). */
@@ -254,20 +334,41 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
     }
 
     @Override
+    public void refuse(Runnable receipt) {
+        counts.incrementAndGet(ExchangeCounter.WAL_RECEIPTS_REFUSED.ordinal());
+        Receipt.refuse(receipt);
+    }
+
+    @Override
     public boolean isAvailable() {
-        return available;
+        return available && !unwritable;
+    }
+
+    /**
+     * Why the log takes no messages now, or null when it does: offline for good after a failed
+     * fsync (until a restart), or unwritable (a full disk) until a write succeeds again. Any thread.
+     */
+    public String problem() {
+        StorageException failure = lastFailure;
+        if (!available) {
+            return "offline until restarted: " + (failure == null ? "it failed" : failure.getMessage());
+        }
+        if (unwritable) {
+            return "refusing messages until a write succeeds again: " + (failure == null ? "a write failed" : failure.getMessage());
+        }
+        return null;
     }
 
     /** The log went offline: refuse from now on, and settle every receipt still waiting. */
     private void fail(StorageException e) {
+        lastFailure = e;
         if (available) {
             available = false;
             counts.incrementAndGet(ExchangeCounter.WAL_FAILURES.ordinal());
             LOG.error("exchange {}: the write-ahead log in {} failed; until a restart every message is refused, and "
-                    + "acknowledgements still waiting for it are released", exchange, directory(), e);
+                    + "acknowledgements still waiting for it are refused", exchange, directory(), e);
         }
-        receipts.drain(log.highWatermark());
-        counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_ABANDONED.ordinal(), receipts.drain(Long.MAX_VALUE));
+        refuseWaiting();
     }
 
     // ---- the log's threads ----
@@ -297,7 +398,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
 
     /** Whether the log durably holds every record up to {@code lastOffset} or will once it is closed. */
     public boolean holds(long lastOffset) {
-        return available || lastOffset < log.highWatermark();
+        return available && !unwritable || lastOffset < log.highWatermark();
     }
 
     /** Never trims below {@code offset} again in this run: its records could not be written to Parquet. */
@@ -383,10 +484,10 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         closed = true;
         log.close();
         receipts.drain(log.highWatermark());
-        long abandoned = receipts.drain(Long.MAX_VALUE);
-        if (abandoned > 0) {
-            counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_ABANDONED.ordinal(), abandoned);
-            LOG.warn("exchange {}: {} acknowledgements were released at close without their messages being durable", exchange, abandoned);
+        long refused = receipts.refuseAll();
+        if (refused > 0) {
+            counts.addAndGet(ExchangeCounter.WAL_RECEIPTS_REFUSED.ordinal(), refused);
+            LOG.warn("exchange {}: {} acknowledgements were refused at close: their messages were not durable", exchange, refused);
         }
     }
 

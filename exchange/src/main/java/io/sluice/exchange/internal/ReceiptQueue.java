@@ -1,5 +1,6 @@
 package io.sluice.exchange.internal;
 
+import io.sluice.storage.Receipt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -79,6 +80,20 @@ final class ReceiptQueue {
      * @return how many ran
      */
     synchronized long drain(long durableEnd) {
+        return settle(durableEnd, true);
+    }
+
+    /**
+     * Refuses, in order, every receipt still waiting ({@link Receipt#refuse}): their messages will
+     * not be durable. Any thread.
+     *
+     * @return how many were refused
+     */
+    synchronized long refuseAll() {
+        return settle(Long.MAX_VALUE, false);
+    }
+
+    private long settle(long durableEnd, boolean stored) {
         long available = added.get();
         long ran = 0;
         while (taken < available) {
@@ -97,7 +112,11 @@ final class ReceiptQueue {
             taken++;
             ran++;
             try {
-                receipt.run();
+                if (stored) {
+                    receipt.run();
+                } else {
+                    Receipt.refuse(receipt);
+                }
             } catch (RuntimeException e) {
                 failures.failed(e);
             }

@@ -25,6 +25,7 @@ public enum BrokerCounter {
     PUBLISH_DENIED("PUBLISH packets refused by the ACL"),
     PUBLISH_DROPPED_LOOP("bridged MQTT 5 PUBLISH packets dropped because their sluice-path holds this node's id"),
     PUBLISH_THROTTLED("times a client's reads were paused for exceeding messages_rate or bytes_rate"),
+    PUBLISH_NOT_STORED("QoS 1/2 PUBLISH packets not acknowledged as stored because a capture, stream, bridge or the broker state could not store them (MQTT 5: reason 0x97; MQTT 3.1.1: no acknowledgement, so the client sends again)"),
     SUBSCRIBE_DENIED("subscriptions refused by the ACL"),
     SUBSCRIBE_REFUSED_INVALID("subscriptions refused for an invalid filter or too many topic levels"),
     SUBSCRIBE_REFUSED_QUOTA("subscriptions refused because the client holds max_subscriptions already"),

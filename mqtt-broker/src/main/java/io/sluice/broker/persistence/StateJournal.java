@@ -5,6 +5,7 @@ import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.session.SessionSnapshot;
 import io.sluice.broker.session.StoredDelivery;
+import io.sluice.storage.Receipt;
 import io.sluice.storage.Record;
 import io.sluice.storage.StorageAdapter;
 import org.slf4j.Logger;
@@ -157,8 +158,9 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
 
     /**
      * Runs {@code callback} on the writer thread once every change reported before this call is
-     * written under the shard's flush policy. A failed write still runs it (the failure is
-     * logged): an acknowledgement must not hang on a broken disk.
+     * written under the shard's flush policy. After a failed write (logged) it is refused instead
+     * ({@link Receipt#refuse}): an acknowledgement must neither hang on a broken disk nor claim a
+     * message was stored when it was not.
      */
     @Override
     public void whenWritten(Runnable callback) {
@@ -203,22 +205,29 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
         List<Record> records = new ArrayList<>(intents.size() + 4);
         long now = System.currentTimeMillis();
         intents.forEach((key, value) -> toRecords(key, value, now, records));
+        boolean written = true;
         try {
             if (!records.isEmpty()) {
                 storage.batchWrite(shard, records);
             }
         } catch (RuntimeException e) {
+            written = false;
             LOG.error("writing {} broker-state records to shard '{}' failed; state changes since the last "
-                    + "successful write will not survive a restart", records.size(), shard, e);
+                    + "successful write may not survive a restart, and the PUBLISHes waiting for them are not "
+                    + "acknowledged as stored", records.size(), shard, e);
         }
         for (Runnable barrier : barriers) {
-            runSafely(barrier);
+            settleSafely(barrier, written);
         }
     }
 
-    private static void runSafely(Runnable callback) {
+    private static void settleSafely(Runnable callback, boolean written) {
         try {
-            callback.run();
+            if (written) {
+                callback.run();
+            } else {
+                Receipt.refuse(callback);
+            }
         } catch (RuntimeException e) {
             LOG.error("a state-journal callback failed", e);
         }

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code interval} a batch's records are durable in the log before the writer sees it, and under
  * {@code always} their fsync is under way) and whenever the ring goes idle; fullOp FILE leaves a
  * full batch in the log instead of a spill file. A message's receipt goes to the log, to run once
- * the message is durable; a refused message's receipt runs at once, and so does every receipt when
- * there is no log.
+ * the message is durable; a refused message's receipt is refused through the log at once, and every
+ * receipt runs at once when there is no log.
  *
  * <p>Threading: the ring thread alone touches this object's fields, except during
  * {@link #finish()}, which the closing thread calls after the ring thread has stopped. Counters
@@ -109,6 +109,7 @@ public final class RingHandler implements EventHandler<CaptureEvent> {
      */
     private boolean keep(String topic, byte[] payload, long arrivalMs, Runnable receipt) {
         Runnable unsettled = receipt;
+        boolean kept = false;
         try {
             if (blocked) {
                 rejectedBatchFull++;
@@ -126,18 +127,26 @@ public final class RingHandler implements EventHandler<CaptureEvent> {
                 log.whenDurable(offset, receipt);
                 unsettled = null;
             }
+            kept = true;
             return true;
         } finally {
             if (unsettled != null) {
-                settle(unsettled);
+                settle(unsettled, kept);
             }
         }
     }
 
-    /** Runs a receipt now; one that throws is logged (rate-limited) and costs nothing else. */
-    private void settle(Runnable receipt) {
+    /**
+     * Settles a receipt now: runs it for a message kept without a log, refuses it through the log
+     * for a refused one. One that throws is logged (rate-limited) and costs nothing else.
+     */
+    private void settle(Runnable receipt, boolean kept) {
         try {
-            receipt.run();
+            if (kept || log == null) {
+                receipt.run();
+            } else {
+                log.refuse(receipt);
+            }
         } catch (RuntimeException e) {
             lossLog.error("a capture receipt failed", e);
         }

@@ -9,7 +9,6 @@ import io.sluice.exchange.Exchanges;
 import io.sluice.streams.Streams;
 
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -36,8 +35,8 @@ public final class HttpApi implements AutoCloseable {
      * @param auth          the API's credentials
      * @param maxRecords    {@code http_server.max_records}
      */
-    public record Parts(Broker broker, String version, PrometheusRegistry registry, BooleanSupplier running,
-                        List<HealthEndpoint.Detail> health, Exchanges exchanges, Bridges bridges, Streams streams,
+    public record Parts(Broker broker, String version, PrometheusRegistry registry,
+                        Supplier<List<String>> problems, Exchanges exchanges, Bridges bridges, Streams streams,
                         LocalPublisher publisher, Object config, Runnable reload, Supplier<List<String>> reloadTargets,
                         BasicAuth auth, int maxRecords) {
     }
@@ -59,7 +58,7 @@ public final class HttpApi implements AutoCloseable {
         PrometheusEndpoint prometheus = new PrometheusEndpoint(parts.registry());
         routes.add(HttpMethod.GET, "/metrics", Routes.Access.METRICS, prometheus)
                 .add(HttpMethod.GET, "/health", Routes.Access.METRICS,
-                        new HealthEndpoint(parts.running(), parts.health()))
+                        new HealthEndpoint(parts.problems()))
                 .get("/api/v4/prometheus", prometheus);
     }
 

@@ -27,7 +27,9 @@ import java.util.function.ToLongFunction;
  * The capture pipeline's numbers, read when asked: for Prometheus every ring, store, exchange,
  * plugin and query counter as {@code sluice_exchange_<counter>_total{exchange="<name>"}} plus gauges of files,
  * bytes, pending and spilled batches, rows filling and ring backlog; for {@code $SYS} the same
- * values under {@code exchanges/<name>/<metric>}. Thread-safe; nothing is kept between reads.
+ * values under {@code exchanges/<name>/<metric>}, and the exchange's health: the gauge
+ * {@code sluice_exchange_healthy} and {@code exchanges/<name>/health} ({@code ok}, or what keeps it
+ * from capturing). Thread-safe; nothing is kept between reads.
  */
 public final class ExchangeMetrics implements MultiCollector {
     private final Exchanges exchanges;
@@ -65,7 +67,20 @@ public final class ExchangeMetrics implements MultiCollector {
                 ExchangeStatus::activeRows));
         snapshots.add(gauge("ring_backlog", "messages offered and not yet taken by the ring thread", statuses,
                 ExchangeStatus::ringBacklog));
+        snapshots.add(healthy());
         return new MetricSnapshots(snapshots);
+    }
+
+    /** 1 while the exchange captures, 0 while its writer is dead or its write-ahead log offline or unwritable. */
+    private GaugeSnapshot healthy() {
+        GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name("sluice_exchange_healthy")
+                .help("1 while the exchange captures; 0 while its Parquet writer is dead or its write-ahead log is offline or "
+                        + "unwritable (see /health for why)");
+        for (Exchange exchange : exchanges.all()) {
+            builder.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(Labels.of("exchange", exchange.name())).value(exchange.problems().isEmpty() ? 1 : 0).build());
+        }
+        return builder.build();
     }
 
     /** Each plugin's own counters, for the exchanges that use the plugin. */
@@ -114,6 +129,8 @@ public final class ExchangeMetrics implements MultiCollector {
             values.put(prefix + "pending_batches", status.pendingBatches());
             values.put(prefix + "spilled_batches", status.spilledBatches());
             values.put(prefix + "ring_backlog", status.ringBacklog());
+            List<String> problems = exchanges.get(status.name()).problems();
+            values.put(prefix + "health", problems.isEmpty() ? "ok" : String.join("; ", problems));
             queries.get(status.name()).counters().forEach((name, value) ->
                     values.put(prefix + name.replaceFirst("_total$", ""), value));
         }

@@ -66,6 +66,8 @@ final class LogFlusher {
     private volatile long flushedOffset;
     private volatile long recoveryPoint;
     private volatile long directorySyncedFor;
+    /** The last checkpoint write failed: the file's recovery point is older than recoveryPoint. Under flushLock. */
+    private boolean checkpointBehind;
     private volatile int waiters;
     private volatile Runnable beforeFsync = () -> { };
 
@@ -195,15 +197,33 @@ final class LogFlusher {
             if (policy == FlushPolicy.ALWAYS) {
                 advanceHighWatermark(target);
             }
-            if (target.segmentBase() > recoveryPoint) {
-                recoveryPoint = target.segmentBase();
-                log.writeCheckpoint();
+            if (target.segmentBase() > recoveryPoint || checkpointBehind) {
+                recoveryPoint = Math.max(recoveryPoint, target.segmentBase());
+                checkpointRecoveryPoint();
             }
             return flushedOffset;
         } catch (IOException e) {
             throw log.fail("fsync of " + log.directory(), e);
         } finally {
             flushLock.unlock();
+        }
+    }
+
+    /**
+     * Writes the moved recovery point to the checkpoint. A failure (a full disk) is not the log's:
+     * the data is flushed, and an old recovery point only makes the next open scan more, so it is
+     * logged once and the checkpoint is written again at the next flush.
+     */
+    private void checkpointRecoveryPoint() {
+        try {
+            log.writeCheckpoint();
+            checkpointBehind = false;
+        } catch (IOException e) {
+            if (!checkpointBehind) {
+                LOG.warn("Log '{}': cannot write the checkpoint in {} ({}); a crash now makes the next open scan from an "
+                        + "older recovery point", log.name(), log.directory(), e.toString());
+            }
+            checkpointBehind = true;
         }
     }
 

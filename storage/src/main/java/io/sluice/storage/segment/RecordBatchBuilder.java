@@ -232,6 +232,12 @@ final class RecordBatchBuilder {
         return buffer;
     }
 
+    /** Undoes {@link #seal} after a failed write: the batch stays open, to be sealed and written again. */
+    void unseal() {
+        int end = buffer.limit();
+        buffer.limit(buffer.capacity()).position(end);
+    }
+
     /** Forgets the sealed batch; the next append starts a new one. */
     void reset() {
         buffer.clear();

@@ -60,7 +60,7 @@ final class Segment {
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = settings.indexIntervalBytes();
         this.logFile = dir.resolve(fileName(baseOffset, LOG_SUFFIX + suffix));
-        this.channel = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        this.channel = SegmentChannels.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset, INDEX_SUFFIX + suffix)), baseOffset,
                     settings.segmentIndexBytes(), forAppend);
@@ -155,19 +155,47 @@ final class Segment {
     }
 
     /**
-     * Appends one sealed batch at the end of the file (writer thread). Adds index entries first
-     * when {@code index_interval_bytes} have passed since the last ones.
+     * Appends one sealed batch at the end of the file (writer thread), then adds index entries when
+     * {@code index_interval_bytes} have passed since the last ones. A failed write changes nothing:
+     * what part of the batch reached the file is cut off again, so the batch can be written again
+     * at the same position (a {@link WriteFailed} says so); if even the cut fails, the file's end is
+     * unknown and the plain {@link IOException} says so.
      */
     void append(ByteBuffer batch, long batchBaseOffset, long batchLastOffset, long batchFirstTimestamp,
                 long batchMaxTimestamp) throws IOException {
         int position = size;
         int bytes = batch.remaining();
-        indexBatch(position, batchBaseOffset, batchFirstTimestamp, batchMaxTimestamp, bytes);
-        while (batch.hasRemaining()) {
-            channel.write(batch, position + (bytes - batch.remaining()));
+        try {
+            while (batch.hasRemaining()) {
+                channel.write(batch, position + (bytes - batch.remaining()));
+            }
+        } catch (IOException e) {
+            cutBack(position, e);
+            throw new WriteFailed(e);
         }
+        indexBatch(position, batchBaseOffset, batchFirstTimestamp, batchMaxTimestamp, bytes);
         nextOffset = batchLastOffset + 1;
         size = position + bytes;
+    }
+
+    /** Cuts a partly written batch off the end of the file again. */
+    private void cutBack(int position, IOException cause) throws IOException {
+        try {
+            if (channel.size() > position) {
+                channel.truncate(position);
+            }
+        } catch (IOException e) {
+            e.addSuppressed(cause);
+            throw new IOException("cannot cut " + logFile + " back to " + position + " bytes after a failed write: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A write that failed and left the file as it was before. */
+    static final class WriteFailed extends IOException {
+        WriteFailed(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 
     /** Index bookkeeping for a batch about to sit at {@code position}; shared by append, recovery and cleaning. */

@@ -23,6 +23,7 @@ import io.sluice.storage.Log;
 import io.sluice.storage.LogCursor;
 import io.sluice.storage.LogOfflineException;
 import io.sluice.storage.LogScheduler;
+import io.sluice.storage.LogWriteException;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
@@ -102,6 +103,10 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     // Writer thread only.
     private final RecordBatchBuilder builder;
     private long nextOffset;
+    /** A roll happened whose segment no written batch has reported to the flusher yet (the write after it failed). */
+    private boolean rolledUnflushed;
+    /** Failed attempts to write the open batch since the last write that succeeded. */
+    private long writeFailures;
 
     private volatile Segment active;
     private volatile long logStartOffset;
@@ -270,15 +275,26 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
         return nextOffset;
     }
 
+    /**
+     * Writes a batch to the active segment, rolling first if due. A write that failed but left the
+     * segment as it was (a full disk) keeps the batch open and throws {@link LogWriteException}: the
+     * next commit writes it again. Any other I/O failure takes the log offline.
+     */
     private void writeBatch(RecordBatchBuilder batch) {
         ByteBuffer bytes = batch.seal();
         int size = bytes.remaining();
-        boolean rolled;
         try {
-            rolled = maybeRoll(size, batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
+            rolledUnflushed |= maybeRoll(size, batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
             active.append(bytes, batch.baseOffset(), batch.lastOffset(), batch.firstTimestamp(), batch.maxTimestamp());
+        } catch (Segment.WriteFailed e) {
+            batch.unseal();
+            throw writeFailed("writing " + size + " bytes at offset " + batch.baseOffset() + " to " + active.logFile(), e);
         } catch (IOException e) {
             throw fail("writing " + size + " bytes at offset " + batch.baseOffset() + " to " + active.logFile(), e);
+        }
+        if (writeFailures > 0) {
+            LOG.info("Log '{}' in {} writes again after {} failed attempts", name, dir, writeFailures);
+            writeFailures = 0;
         }
         counters.add(StorageCounter.RECORDS_APPENDED, batch.recordCount());
         counters.add(StorageCounter.BYTES_APPENDED, size);
@@ -286,7 +302,19 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
         Segment segment = active;
         Position end = new Position(batch.lastOffset() + 1, segment.baseOffset(), segment.size());
         batch.reset();
+        boolean rolled = rolledUnflushed;
+        rolledUnflushed = false;
         flusher.batchWritten(end, rolled);
+    }
+
+    /** Counts a write that failed without harm; logged at its first attempt only, as it is retried at each commit. */
+    private LogWriteException writeFailed(String what, IOException e) {
+        counters.increment(StorageCounter.WRITE_FAILURES);
+        if (writeFailures++ == 0) {
+            LOG.error("Log '{}' in {}: {} failed; the batch stays open and is written again at the next commit", name, dir,
+                    what, e);
+        }
+        return new LogWriteException("log '" + name + "': " + what + " failed: " + e.getMessage(), e);
     }
 
     private boolean maybeRoll(int batchBytes, long batchBase, long batchLast, long batchMaxTimestamp) throws IOException {
@@ -502,8 +530,13 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
             if (offset <= logStartOffset) {
                 return 0;
             }
+            try {
+                writeCheckpoint(offset);
+            } catch (IOException e) {
+                throw new StorageException("log '" + name + "': cannot move the log start offset to " + offset
+                        + ": writing the checkpoint in " + dir + " failed, so nothing changed: " + e.getMessage(), e);
+            }
             logStartOffset = offset;
-            writeCheckpoint();
             List<Segment> doomed = segments.below(offset);
             beforeSegmentsDeleted.run();
             for (Segment segment : doomed) {
@@ -643,8 +676,12 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     }
 
     void writeCheckpoint() throws IOException {
+        writeCheckpoint(logStartOffset);
+    }
+
+    private void writeCheckpoint(long startOffset) throws IOException {
         synchronized (checkpointLock) {
-            new LogCheckpoint(flusher.recoveryPoint(), logStartOffset, cleanerCheckpoint).write(dir);
+            new LogCheckpoint(flusher.recoveryPoint(), startOffset, cleanerCheckpoint).write(dir);
         }
     }
 
@@ -717,7 +754,8 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
                 closed = true;
                 flusher.flushAndMarkClean(active, nextOffset);
             }
-        } catch (IOException e) {
+        } catch (IOException | StorageException e) {
+            // A batch that could not be written (a full disk) was never durable, so never acknowledged.
             LOG.error("Log '{}': clean close of {} failed; the next open recovers it", name, dir, e);
         } finally {
             structureLock.lock();

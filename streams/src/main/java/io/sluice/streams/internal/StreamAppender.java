@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sluice.logging.RateLimitedLog;
+import io.sluice.storage.Receipt;
 import io.sluice.storage.Record;
 import io.sluice.storage.StorageAdapter;
 import io.sluice.storage.TopicRouter;
@@ -135,8 +136,9 @@ public final class StreamAppender implements Runnable {
     }
 
     /**
-     * Queues a captured message; {@code onDurable} runs once it is durable (or once its append
-     * failed, which is counted and logged). Never blocks; false when the queue is full or closed.
+     * Queues a captured message; {@code onDurable} runs once it is durable, and is refused
+     * ({@link Receipt#refuse}) when its append fails (counted and logged). Never blocks; false when
+     * the queue is full or closed.
      */
     public boolean capture(CapturedMessage message, Runnable onDurable) {
         long weight = message.payload().length + message.topic().length() + MESSAGE_OVERHEAD;
@@ -319,8 +321,8 @@ public final class StreamAppender implements Runnable {
 
     /**
      * The storage refused the write. Kafka producers get the error and retry; MQTT acknowledgements
-     * are released all the same, since a publisher kept waiting would only stall (the loss is
-     * counted and logged).
+     * are refused ({@link Receipt#refuse}), so a publisher is neither kept waiting nor told the
+     * message was stored (the failure is counted and logged).
      */
     private void failed(int partition, Scratch batch, RuntimeException e) {
         counters.addAndGet(StreamCounter.APPEND_FAILURES.ordinal(), batch.records.size());
@@ -333,7 +335,7 @@ public final class StreamAppender implements Runnable {
             complete(pending.produce(), AppendResult.failed(e));
         }
         for (Runnable onDurable : batch.captures) {
-            release(onDurable);
+            refuse(onDurable);
         }
     }
 
@@ -353,6 +355,14 @@ public final class StreamAppender implements Runnable {
             onDurable.run();
         } catch (RuntimeException e) {
             LOG.error("stream '{}': releasing an acknowledgement failed", stream.name(), e);
+        }
+    }
+
+    private void refuse(Runnable onDurable) {
+        try {
+            Receipt.refuse(onDurable);
+        } catch (RuntimeException e) {
+            LOG.error("stream '{}': refusing an acknowledgement failed", stream.name(), e);
         }
     }
 
@@ -393,7 +403,7 @@ public final class StreamAppender implements Runnable {
             if (item instanceof Capture capture) {
                 queuedBytes.addAndGet(-capture.weight());
                 counters.incrementAndGet(StreamCounter.CAPTURES_REFUSED.ordinal());
-                release(capture.onDurable());
+                refuse(capture.onDurable());
             } else {
                 complete((Produce) item, AppendResult.failed(closedError()));
             }

@@ -1,0 +1,156 @@
+package io.sluice.testing;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real file channel that fails on demand, for fault-injection tests: while {@link Faults#failWrites}
+ * is set a write stores part of its bytes and then fails as a full disk does ("No space left on
+ * device"), and while {@link Faults#failForce} is set an fsync fails as a broken disk's does
+ * ("Input/output error"). Everything else goes to the real channel.
+ */
+public final class FaultyFileChannel extends FileChannel {
+
+    /** The switches, shared by every channel a test opens, and what they caused. */
+    public static final class Faults {
+        public volatile boolean failWrites;
+        public volatile boolean failForce;
+        public final AtomicInteger writesFailed = new AtomicInteger();
+        public final AtomicInteger forcesFailed = new AtomicInteger();
+    }
+
+    private final FileChannel delegate;
+    private final Faults faults;
+
+    public FaultyFileChannel(FileChannel delegate, Faults faults) {
+        this.delegate = delegate;
+        this.faults = faults;
+    }
+
+    /** Writes up to half of {@code src} (a torn write), then fails. */
+    private IOException diskFull(ByteBuffer src, long position) throws IOException {
+        int half = src.remaining() / 2;
+        if (half > 0) {
+            ByteBuffer part = src.duplicate();
+            part.limit(part.position() + half);
+            delegate.write(part, position);
+            src.position(src.position() + half);
+        }
+        faults.writesFailed.incrementAndGet();
+        return new IOException("No space left on device");
+    }
+
+    @Override
+    public int write(ByteBuffer src, long position) throws IOException {
+        if (faults.failWrites) {
+            throw diskFull(src, position);
+        }
+        return delegate.write(src, position);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        if (faults.failWrites) {
+            long at = delegate.position();
+            IOException e = diskFull(src, at);
+            delegate.position(at + src.position());
+            throw e;
+        }
+        return delegate.write(src);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        if (faults.failWrites) {
+            faults.writesFailed.incrementAndGet();
+            throw new IOException("No space left on device");
+        }
+        return delegate.write(srcs, offset, length);
+    }
+
+    @Override
+    public void force(boolean metaData) throws IOException {
+        if (faults.failForce) {
+            faults.forcesFailed.incrementAndGet();
+            throw new IOException("Input/output error");
+        }
+        delegate.force(metaData);
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return delegate.read(dst);
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        return delegate.read(dsts, offset, length);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        return delegate.read(dst, position);
+    }
+
+    @Override
+    public long position() throws IOException {
+        return delegate.position();
+    }
+
+    @Override
+    public FileChannel position(long newPosition) throws IOException {
+        delegate.position(newPosition);
+        return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+        return delegate.size();
+    }
+
+    @Override
+    public FileChannel truncate(long size) throws IOException {
+        delegate.truncate(size);
+        return this;
+    }
+
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        return delegate.transferTo(position, count, target);
+    }
+
+    @Override
+    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        if (faults.failWrites) {
+            faults.writesFailed.incrementAndGet();
+            throw new IOException("No space left on device");
+        }
+        return delegate.transferFrom(src, position, count);
+    }
+
+    @Override
+    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+        return delegate.map(mode, position, size);
+    }
+
+    @Override
+    public FileLock lock(long position, long size, boolean shared) throws IOException {
+        return delegate.lock(position, size, shared);
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        return delegate.tryLock(position, size, shared);
+    }
+
+    @Override
+    protected void implCloseChannel() throws IOException {
+        delegate.close();
+    }
+}
