@@ -30,7 +30,7 @@ import io.sluice.net.limits.Rate;
  *                                 messages ({@link io.sluice.broker.message.BridgePath}); null for no loop check
  * @param maxSessions              {@code max_sessions}: sessions held, online or offline (0 = unlimited); a new
  *                                 one beyond it ends the session offline longest, or is refused if all are online
- * @param maxQueuedBytes           {@code max_queued_bytes}: bytes queued in all sessions together (0 = unlimited);
+ * @param maxQueuedBytes           {@code max_queued_bytes}: bytes queued in all offline sessions together (0 = unlimited);
  *                                 beyond it, messages for offline sessions are dropped and counted
  */
 public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBytes, boolean queueQos0,

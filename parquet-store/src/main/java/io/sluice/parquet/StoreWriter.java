@@ -13,10 +13,7 @@ import io.sluice.stream.LongVector;
 import io.sluice.stream.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
@@ -57,8 +54,6 @@ final class StoreWriter implements Runnable {
     private final StoreListener listener;
     private final PageBufferPool buffers = new PageBufferPool();
     private final long rollNanos;
-    /** Batches whose place in the queue was given back (once each), until they leave the writer. */
-    private final Set<StoreBatch> released = Collections.newSetFromMap(new IdentityHashMap<>());
     private CodecFactory codecs;
     private BytesInputCompressor compressor;
     private OpenFile open;
@@ -94,6 +89,11 @@ final class StoreWriter implements Runnable {
                 }
             }
         } catch (Throwable e) {
+            try {
+                abandon(List.of(), e); // the next writer writes the open file's batches again
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             store.writerDied(e); // counts, queues its batches again, starts the next writer or says why not
         } finally {
             if (codecs != null) {
@@ -135,8 +135,7 @@ final class StoreWriter implements Runnable {
                 encoded.add(new Encoded(batch, columns));
             } catch (RuntimeException e) {
                 store.count(StoreCounter.BATCHES_DISCARDED, 1);
-                release(batch);
-                released.remove(batch);
+                queue.done(List.of(batch));
                 listener.discarded(batch, e);
             }
         }
@@ -212,16 +211,10 @@ final class StoreWriter implements Runnable {
             open.write(batch.source, batch.columns);
             appended++;
             store.count(StoreCounter.RECORDS_APPENDED, batch.columns.rows());
-            release(batch.source);
+            queue.release(batch.source);
             if (open.isFull(store.settings().fileSize())) {
                 publishOpen();
             }
-        }
-    }
-
-    private void release(StoreBatch batch) {
-        if (released.add(batch)) {
-            queue.release(batch);
         }
     }
 
@@ -263,7 +256,7 @@ final class StoreWriter implements Runnable {
         writer.close();
         store.publish(file.temp(), file.seq(), writer.minTs(), writer.maxTs(), writer.rows(), List.copyOf(file.sources()));
         open = null;
-        released.removeAll(file.sources());
+        queue.done(file.sources());
         if (file.journal() != null) {
             try {
                 file.journal().delete();
@@ -277,7 +270,7 @@ final class StoreWriter implements Runnable {
      * Drops the open file after a failure (its batches will be written again) and returns the
      * batches to write again: the open file's, then those not written yet.
      */
-    private List<StoreBatch> abandon(List<Encoded> unwritten, Exception cause) {
+    private List<StoreBatch> abandon(List<Encoded> unwritten, Throwable cause) {
         List<StoreBatch> again = new ArrayList<>();
         if (open != null) {
             open.writer().abort(cause);
@@ -295,10 +288,7 @@ final class StoreWriter implements Runnable {
     }
 
     private void giveUp(List<StoreBatch> rest, Exception cause) {
-        for (StoreBatch batch : rest) {
-            release(batch);
-        }
-        released.removeAll(rest);
+        queue.done(rest);
         store.count(StoreCounter.BATCHES_UNWRITTEN, rest.size());
         LOG.error("exchange {}: giving up writing {} batches to {} while closing", store.exchange(), rest.size(), store.directory(), cause);
         listener.unwritten(rest, cause);
@@ -322,7 +312,7 @@ final class StoreWriter implements Runnable {
         return compressor;
     }
 
-    private static void deleteJournal(RowGroupJournal journal, Exception cause) {
+    private static void deleteJournal(RowGroupJournal journal, Throwable cause) {
         try {
             journal.delete();
         } catch (IOException e) {
@@ -330,7 +320,7 @@ final class StoreWriter implements Runnable {
         }
     }
 
-    private void deleteQuietly(Path temp, Exception cause) {
+    private void deleteQuietly(Path temp, Throwable cause) {
         try {
             store.fileSystem().delete(temp, false);
         } catch (IOException e) {

@@ -2,7 +2,11 @@ package io.sluice.parquet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,6 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * written into a row group (or given up); the open file holds them from then on, and it rolls
  * once they reach {@code file_size}, so together they bound the memory an exchange holds for the
  * writer.
+ * A batch stays in the writer's custody from {@link #takeAll} until {@link #done}: published in a
+ * file, discarded or given up. A writer that dies puts what it held back ({@link #putBackTaken}),
+ * including batches already in its open file, which it deletes.
  * One producer (the ring thread) checks {@link #hasRoom} and then adds, so room cannot vanish in
  * between. Touched once per batch, so a lock is fine.
  */
@@ -21,8 +28,10 @@ final class WriteQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<StoreBatch> queued = new ArrayDeque<>();
-    /** Taken by the writer and not yet released, in the order they were queued. */
+    /** In the writer's custody (taken, not yet done), in the order they were queued. */
     private final List<StoreBatch> taken = new ArrayList<>();
+    /** Those of {@link #taken} whose place was given back (they are in a row group). */
+    private final Set<StoreBatch> placeFreed = Collections.newSetFromMap(new IdentityHashMap<>());
     private final int capacity;
     private int inMemory;
     private boolean closing;
@@ -74,7 +83,7 @@ final class WriteQueue {
     /**
      * Takes every queued batch, waiting up to {@code maxWaitNanos} for one; an empty list means the
      * wait ran out or the queue is closing with nothing left. The batches still count against
-     * capacity until {@link #release}d.
+     * capacity until {@link #release}d or {@link #done}.
      */
     List<StoreBatch> takeAll(long maxWaitNanos) throws InterruptedException {
         long nanos = maxWaitNanos;
@@ -92,14 +101,29 @@ final class WriteQueue {
         }
     }
 
-    /** A taken batch is in a row group or given up: its place is free; once per batch. */
+    /** A taken batch is in a row group: its place is free. Idempotent. */
     void release(StoreBatch batch) {
         lock.lock();
         try {
-            removeTaken(batch);
-            if (batch.inMemory()) {
+            if (placeFreed.add(batch) && batch.inMemory()) {
                 inMemory--;
                 changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The batches left the writer's custody (published, discarded or given up); their places are free. */
+    void done(Collection<StoreBatch> batches) {
+        lock.lock();
+        try {
+            for (StoreBatch batch : batches) {
+                if (!placeFreed.remove(batch) && batch.inMemory()) {
+                    inMemory--;
+                    changed.signalAll();
+                }
+                removeTaken(batch);
             }
         } finally {
             lock.unlock();
@@ -126,7 +150,11 @@ final class WriteQueue {
         lock.lock();
         try {
             for (int i = taken.size() - 1; i >= 0; i--) {
-                queued.addFirst(taken.get(i));
+                StoreBatch batch = taken.get(i);
+                if (placeFreed.remove(batch) && batch.inMemory()) {
+                    inMemory++; // queued again: it counts against capacity until released again
+                }
+                queued.addFirst(batch);
             }
             int n = taken.size();
             taken.clear();

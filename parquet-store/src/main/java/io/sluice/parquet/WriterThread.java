@@ -93,13 +93,11 @@ final class WriterThread {
         if (problem == null) {
             return;
         }
-        List<StoreBatch> left = queue.takeAll();
+        List<StoreBatch> left = queue.takeAll(0);
         if (left.isEmpty()) {
             return;
         }
-        for (StoreBatch batch : left) {
-            queue.release(batch);
-        }
+        queue.done(left);
         store.count(StoreCounter.BATCHES_UNWRITTEN, left.size());
         Exception cause = new IllegalStateException("exchange " + store.exchange() + ": " + problem, lastCause);
         listener.unwritten(left, cause);

@@ -8,8 +8,10 @@ import java.util.function.Predicate;
 /**
  * The deliveries waiting for a session: offline, or online beyond its inflight window or its
  * connection's write buffer. Bounded in messages and in bytes; an offer beyond either bound is
- * refused so that the caller counts the drop. Not thread-safe: the owning {@link Session}'s
- * lock guards it.
+ * refused so that the caller counts the drop. While its session is offline its bytes also count
+ * in the broker-wide {@link QueueBudget}; while online they do not, so that forwarding to
+ * connected clients never touches that shared counter (a cache line every event loop would
+ * write for every delivery). Not thread-safe: the owning {@link Session}'s lock guards it.
  */
 final class OutboundQueue {
     private final ArrayDeque<PendingDelivery> deliveries = new ArrayDeque<>();
@@ -17,8 +19,10 @@ final class OutboundQueue {
     private final long maxBytes;
     private final QueueBudget budget;
     private long bytes;
+    /** Whether {@link #bytes} count in {@link #budget} now: while the session is offline. */
+    private boolean budgeted = true;
 
-    /** {@code maxMessages} or {@code maxBytes} of 0 mean "no limit"; every byte queued is also counted in {@code budget}. */
+    /** {@code maxMessages} or {@code maxBytes} of 0 mean "no limit"; queued bytes of an offline session count in {@code budget}. */
     OutboundQueue(int maxMessages, long maxBytes, QueueBudget budget) {
         this.maxMessages = maxMessages <= 0 ? Integer.MAX_VALUE : maxMessages;
         this.maxBytes = maxBytes <= 0 ? Long.MAX_VALUE : maxBytes;
@@ -34,7 +38,28 @@ final class OutboundQueue {
     void add(PendingDelivery delivery) {
         deliveries.addLast(delivery);
         bytes += delivery.weight();
-        budget.add(delivery.weight());
+        if (budgeted) {
+            budget.add(delivery.weight());
+        }
+    }
+
+    /** The session went offline ({@code true}) or online: its queued bytes start or stop counting in the budget. */
+    void countInBudget(boolean offline) {
+        if (offline != budgeted) {
+            budgeted = offline;
+            if (offline) {
+                budget.add(bytes);
+            } else {
+                budget.release(bytes);
+            }
+        }
+    }
+
+    private void released(long weight) {
+        bytes -= weight;
+        if (budgeted) {
+            budget.release(weight);
+        }
     }
 
     PendingDelivery peek() {
@@ -44,8 +69,7 @@ final class OutboundQueue {
     PendingDelivery poll() {
         PendingDelivery delivery = deliveries.pollFirst();
         if (delivery != null) {
-            bytes -= delivery.weight();
-            budget.release(delivery.weight());
+            released(delivery.weight());
         }
         return delivery;
     }
@@ -53,8 +77,7 @@ final class OutboundQueue {
     /** Empties the queue (the session ended), giving its bytes back to the budget. */
     void clear() {
         deliveries.clear();
-        budget.release(bytes);
-        bytes = 0;
+        released(bytes);
     }
 
     /** Removes every delivery matching {@code filter}, handing each to {@code sink}; returns how many. */
@@ -64,8 +87,7 @@ final class OutboundQueue {
             PendingDelivery delivery = it.next();
             if (filter.test(delivery)) {
                 it.remove();
-                bytes -= delivery.weight();
-                budget.release(delivery.weight());
+                released(delivery.weight());
                 sink.accept(delivery);
                 removed++;
             }

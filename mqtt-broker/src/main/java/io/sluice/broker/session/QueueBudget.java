@@ -3,7 +3,7 @@ package io.sluice.broker.session;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The bytes queued in all sessions together, against {@code mqtt.max_queued_bytes}: each
+ * The bytes queued in all offline sessions together, against {@code mqtt.max_queued_bytes}: each
  * session's queue is bounded by {@code max_mqueue_len} and {@code max_mqueue_bytes}, but without
  * this bound a client connecting with ever new client ids could fill the broker's memory with
  * offline sessions. Shared by every session of a broker; thread-safe.
@@ -33,7 +33,7 @@ public final class QueueBudget {
         queued.addAndGet(-bytes);
     }
 
-    /** Bytes queued in all sessions now. */
+    /** Bytes queued in all offline sessions now. */
     public long queuedBytes() {
         return queued.get();
     }

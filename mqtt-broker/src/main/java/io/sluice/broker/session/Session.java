@@ -352,6 +352,7 @@ public final class Session implements Subscriber {
     synchronized SessionLink attach(SessionLink newLink) {
         SessionLink previous = link;
         link = newLink;
+        queue.countInBudget(newLink == null);
         drainRequested = false;
         cancelTimers();
         pendingWill = null;
@@ -365,6 +366,7 @@ public final class Session implements Subscriber {
     synchronized SessionLink unlink() {
         SessionLink previous = link;
         link = null;
+        queue.countInBudget(true);
         drainRequested = false;
         return previous;
     }
@@ -375,6 +377,7 @@ public final class Session implements Subscriber {
             return false;
         }
         link = null;
+        queue.countInBudget(true);
         drainRequested = false;
         disconnectedAtMillis = nowMillis;
         saveSnapshot();

@@ -256,7 +256,7 @@ public final class BatchFileWriter implements Closeable {
     }
 
     /** Closes the file unfinished after a failure; the caller deletes it. */
-    public void abort(Exception cause) {
+    public void abort(Throwable cause) {
         if (!closed) {
             closed = true;
             releaseBuffers();
@@ -270,7 +270,7 @@ public final class BatchFileWriter implements Closeable {
         }
     }
 
-    private static void discard(FileOutput out, Exception cause) {
+    private static void discard(FileOutput out, Throwable cause) {
         try {
             out.discard();
         } catch (IOException e) {
