@@ -38,7 +38,8 @@ class ConfigLoaderTest {
     @Test
     void anEmptyFileGivesTheDocumentedDefaults() throws IOException {
         SluiceConfig config = load("");
-        assertEquals(MqttSettings.defaults(), config.mqtt());
+        assertTrue(config.mqtt().nodeId().startsWith("sluice-"), "a node id made from the host: " + config.mqtt().nodeId());
+        assertEquals(MqttSettings.builder().nodeId(config.mqtt().nodeId()).build(), config.mqtt());
         assertEquals(1883, config.listeners().get(0).bind().getPort());
         assertEquals("info", config.logLevel());
     }

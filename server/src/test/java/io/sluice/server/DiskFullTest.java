@@ -142,6 +142,7 @@ class DiskFullTest {
                     durability = wal
                     flush_interval = 100ms
                     ringbus { cap = 100 }
+                    parquet { file_roll_interval = 100ms }
                   }
                 }
                 """.formatted(disk.resolve("state"), disk.resolve("parquet")));
@@ -251,7 +252,7 @@ class DiskFullTest {
         assertTrue(exchange.counter(RingCounter.REJECTED_UNLOGGED) >= refused - 1, "capture refusals are counted");
         HttpResponse<String> down = health();
         assertEquals(503, down.statusCode());
-        assertTrue(down.body().contains("exchange 'full': write-ahead log") && down.body().contains("refusing messages"),
+        assertTrue(down.body().contains("exchange \\u0027full\\u0027: write-ahead log") && down.body().contains("refusing messages"),
                 down.body());
         Eventually.await(() -> sysHealth.stream().anyMatch(h -> h.contains("refusing messages")), () -> "$SYS says " + sysHealth);
 

@@ -99,7 +99,7 @@ class FsyncFailureTest {
 
         HttpResponse<String> down = health();
         assertEquals(503, down.statusCode());
-        assertTrue(down.body().contains("exchange 'synced': write-ahead log") && down.body().contains("offline until restarted")
+        assertTrue(down.body().contains("exchange \\u0027synced\\u0027: write-ahead log") && down.body().contains("offline until restarted")
                 && down.body().contains("Input/output error"), down.body());
         assertEquals(1, server.exchanges().get("synced").counter(ExchangeCounter.WAL_FAILURES));
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"

@@ -95,6 +95,9 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
+        if (context.channel().isActive()) { // added to a live channel: channelActive will not come
+            readDeadline.start(context, broker.settings().connectTimeoutMillis());
+        }
     }
 
     /** The client as CONNACK accepted it, or null before. */

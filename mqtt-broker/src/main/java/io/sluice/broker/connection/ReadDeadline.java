@@ -23,8 +23,11 @@ final class ReadDeadline implements Runnable {
         this.connection = connection;
     }
 
-    /** Starts counting from now. */
+    /** Starts counting from now; once (the channel becoming active, or the handler added to an active one). */
     void start(ChannelHandlerContext context, long timeoutMillis) {
+        if (ctx != null) {
+            return;
+        }
         ctx = context;
         lastReadNanos = System.nanoTime();
         timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);

@@ -98,7 +98,7 @@ class ExchangeApiTest extends ApiServerTest {
         assertEquals(200, parquet.status());
         Path file = dir.resolve("download.parquet");
         Files.write(file, parquet.bytes());
-        List<Object[]> read = DuckDb.query("SELECT count(*), min(ts), max(\"offset\") FROM read_parquet('" + file + "')");
+        List<Object[]> read = DuckDb.query("SELECT count(*), epoch_ms(min(ts)), max(\"offset\") FROM read_parquet('" + file + "')");
         assertTrue(((Number) read.get(0)[0]).longValue() >= COUNT - 10, "the rows from ts on");
         assertEquals(ts, ((Number) read.get(0)[1]).longValue());
     }
