@@ -66,7 +66,9 @@ class KillNineTest {
         deleteTree(dir.resolve("group-offsets-cache"));
         try (StorageAdapter adapter = StorageAdapter.open(dir)) {
             long offset = adapter.groupOffset(CrashingWriter.GROUP, CrashingWriter.SHARD).orElseThrow();
-            assertTrue(offset > 0 && offset <= acked.lastCommit(), "offset " + offset + ", last acknowledged "
+            // the writer prints a commit after it returns, so the kill may fall between: one commit
+            // (ten records on) may have been written through without the test seeing it
+            assertTrue(offset > 0 && offset <= acked.lastCommit() + 10, "offset " + offset + ", last acknowledged "
                     + acked.lastCommit());
             assertEquals(1, offset % 10, "a value the writer committed (offset + 1 of every tenth record)");
         }
