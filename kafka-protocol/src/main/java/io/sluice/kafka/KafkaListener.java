@@ -74,13 +74,8 @@ public final class KafkaListener implements AutoCloseable {
         ConnectionLimiter limiter = new ConnectionLimiter(settings.listener().name(), new AtomicInteger(), 0, "",
                 settings.listener().maxConnections(), settings.listener().maxConnRate(), reason -> { });
         ChannelGroup connections = new DefaultChannelGroup("kafka", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loops.workers())
-                .channel(loops.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
+        ServerBootstrap bootstrap = loops.serverBootstrap()
                 .option(ChannelOption.AUTO_READ, false)
-                .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {

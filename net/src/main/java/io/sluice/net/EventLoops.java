@@ -1,5 +1,7 @@
 package io.sluice.net;
 
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -39,14 +41,18 @@ public final class EventLoops implements AutoCloseable {
         }
     }
 
-    /** The event loops that serve the connections (and the listening sockets). */
-    public EventLoopGroup workers() {
-        return workers;
-    }
-
-    /** The server socket channel class of this transport, for a bootstrap. */
-    public Class<? extends ServerChannel> serverChannel() {
-        return serverChannel;
+    /**
+     * A server bootstrap on these event loops with what every TCP front-end sets: this transport's
+     * server channel, a backlog of 1024, address reuse and TCP_NODELAY; the caller adds its own
+     * options and child handler.
+     */
+    public ServerBootstrap serverBootstrap() {
+        return new ServerBootstrap()
+                .group(workers)
+                .channel(serverChannel)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true);
     }
 
     /** Whether the native epoll transport is in use. */

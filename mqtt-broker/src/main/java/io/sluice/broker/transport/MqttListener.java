@@ -68,12 +68,7 @@ public final class MqttListener implements AutoCloseable {
                 reason -> broker.metrics().increment(reason == ConnectionLimiter.Reason.RATE
                         ? BrokerCounter.CONNECTIONS_REFUSED_RATE : BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
         ChannelGroup connections = new DefaultChannelGroup(spec.name(), GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loops.workers())
-                .channel(loops.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
+        ServerBootstrap bootstrap = loops.serverBootstrap()
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                 .childHandler(new Pipeline(spec, broker, limiter, connections));
         try {
