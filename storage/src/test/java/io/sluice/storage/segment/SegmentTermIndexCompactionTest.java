@@ -217,7 +217,7 @@ class SegmentTermIndexCompactionTest {
     }
 
     @Test
-    void cachedIndexFilesMadeStaleByAMergeWhileClosedAreRebuilt() throws IOException {
+    void cachedIndexFilesMadeStaleByAMergeBeforeTheirFirstUseAreNotTrusted() throws IOException {
         writeUpTo(500);
         assertIndexAgreesWithScan();
         reopen();
