@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Reads from a shard of {@code records} records (100-byte values, a unique key {@code device-<i>}
  * and one of 1,000 tags {@code room/<i % 1000>} each), written once per trial with
- * {@code flush = none} and the engine's defaults otherwise, then reopened:
+ * {@code flush = none} and the engine's defaults otherwise, then reopened (except {@code -p
+ * engine=memory}, whose records a reopen drops):
  * <ul>
  *  <li>{@code readByKey}: one key's record, keys visited in a scattered order;</li>
  *  <li>{@code readByTag}: the first 10 records of a tag from a scattered offset;</li>
@@ -47,6 +48,10 @@ public class EngineReadBenchmark {
     @Param({"1000000", "10000000"})
     public int records;
 
+    /** The rocksdb engine's block cache ({@code rocksdb_block_cache_bytes}) in MiB; 64 is the default. */
+    @Param({"64"})
+    public int blockCacheMiB;
+
     private Path dir;
     private StorageAdapter adapter;
     private long next;
@@ -54,7 +59,7 @@ public class EngineReadBenchmark {
     @Setup(Level.Trial)
     public void write() throws IOException {
         dir = BenchDirs.create("sluice-engine-read-");
-        adapter = StorageAdapter.open(dir);
+        adapter = openAdapter();
         adapter.createShard("bench_0", new ShardSettings(Engine.fromConfig(engine), LogSettings.builder()
                 .retentionMs(LogSettings.UNLIMITED).flush(FlushPolicy.NONE).build()));
         long now = System.currentTimeMillis();
@@ -68,8 +73,15 @@ public class EngineReadBenchmark {
             }
         }
         adapter.batchWrite("bench_0", batch);
-        adapter.close();
-        adapter = StorageAdapter.open(dir);
+        if (Engine.fromConfig(engine) != Engine.MEMORY) {
+            adapter.close();
+            adapter = openAdapter();
+        }
+    }
+
+    private StorageAdapter openAdapter() {
+        return StorageAdapter.open(dir, null, StorageAdapterSettings.defaults().with(
+                StorageAdapterSettings.ROCKSDB_BLOCK_CACHE_BYTES, Long.toString(blockCacheMiB * 1024L * 1024)));
     }
 
     private static byte[] key(long i) {

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The segments of one log by base offset. A concurrent sorted map, so readers find segments while
@@ -12,13 +13,26 @@ import java.util.concurrent.ConcurrentSkipListMap;
  */
 final class LogSegments {
     private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
+    private final AtomicLong removals = new AtomicLong();
 
     void put(Segment segment) {
         segments.put(segment.baseOffset(), segment);
     }
 
     boolean remove(Segment segment) {
-        return segments.remove(segment.baseOffset(), segment);
+        boolean removed = segments.remove(segment.baseOffset(), segment);
+        if (removed) {
+            removals.incrementAndGet();
+        }
+        return removed;
+    }
+
+    /**
+     * How many segments have been removed (retention, a recovery cut, compaction merging them), so
+     * files derived from segments can notice cheaply that some of theirs may be orphans.
+     */
+    long removals() {
+        return removals.get();
     }
 
     boolean contains(Segment segment) {

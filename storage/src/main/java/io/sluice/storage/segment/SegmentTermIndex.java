@@ -25,7 +25,8 @@ import io.sluice.storage.StoredRecord;
  * term hash matches, so its cost follows the matches and the number of segments, not the records.
  *
  * <p>Files are checked against their segment when first used and rebuilt from it when missing,
- * damaged or stale (after a recovery cut or a compaction); files of deleted segments are removed.
+ * damaged or stale (after a recovery cut or a compaction); files of segments that retention deleted
+ * or compaction merged away are removed at the next lookup.
  * One lookup at a time (the index's monitor); it never blocks the log's writer.
  */
 final class SegmentTermIndex implements AutoCloseable {
@@ -40,10 +41,11 @@ final class SegmentTermIndex implements AutoCloseable {
     private int tailSize;
     private long tailBase = -1;
     private long indexedUpTo;
-    private long firstBase = -1;
+    private long removalsSeen;
 
     SegmentTermIndex(SegmentLog log) {
         this.log = log;
+        this.removalsSeen = log.segments().removals();
         removeOrphans();
     }
 
@@ -204,9 +206,10 @@ final class SegmentTermIndex implements AutoCloseable {
         if (tailBase < 0) {
             resetTail(active.baseOffset());
         }
-        long first = log.segments().first().baseOffset();
-        if (first != firstBase) {
-            firstBase = first;
+        // retention deletes segments from the front, compaction merges them anywhere below the active one
+        long removals = log.segments().removals();
+        if (removals != removalsSeen) {
+            removalsSeen = removals;
             removeOrphans();
         }
         if (indexedUpTo < end) {
@@ -282,7 +285,7 @@ final class SegmentTermIndex implements AutoCloseable {
         }
     }
 
-    /** Deletes index files whose segment is gone (retention, a recovery cut) and forgets their handles. */
+    /** Deletes index files whose segment is gone (retention, a recovery cut, a compaction merge) and forgets their handles. */
     synchronized void removeOrphans() {
         for (Iterator<Map.Entry<Long, TermIndexFile>> it = sealed.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Long, TermIndexFile> entry = it.next();
