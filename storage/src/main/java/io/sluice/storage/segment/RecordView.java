@@ -9,13 +9,17 @@ import java.util.List;
 
 import io.sluice.storage.Header;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 
 /**
  * A flyweight over one record inside a batch (layout in {@link RecordBatch}): {@link #parse} reads
- * the record's framing and remembers where its key, value and tags lie, so a scan can test a key or
- * a tag and skip a record without copying anything. One view serves a whole scan; not thread-safe.
+ * the record's framing and remembers where its key, value, tags and headers lie, so a scan can test
+ * a key or a tag, skip a record, or copy its fields where a reader wants them
+ * ({@link RecordFlyweight}) without copying anything else. The record layout writes headers as
+ * {@link RecordFlyweight} hands them out, so they are copied as one run. One view serves a whole
+ * scan; not thread-safe.
  */
-final class RecordView {
+final class RecordView implements RecordFlyweight {
     private ByteBuffer source;
     private ByteBuffer cursor;
     private int start;
@@ -28,6 +32,8 @@ final class RecordView {
     private int valueLength;
     private int tagsIndex;
     private int tagCount;
+    private int tagBytes;
+    private int headerCountIndex;
     private int headersIndex;
     private int headerCount;
 
@@ -75,12 +81,17 @@ final class RecordView {
         skipNullable(valueLength);
         tagCount = count(Varint.readInt(cursor), "tag", index);
         tagsIndex = cursor.position();
+        tagBytes = 0;
         for (int i = 0; i < tagCount; i++) {
-            skip(Varint.readInt(cursor));
+            int tagLength = Varint.readInt(cursor);
+            skip(tagLength);
+            tagBytes += tagLength;
         }
         headerCount = 0;
+        headerCountIndex = end;
         headersIndex = end;
         if ((attributes & RecordBatch.HAS_HEADERS) != 0) {
+            headerCountIndex = cursor.position();
             headerCount = count(Varint.readInt(cursor), "header", index);
             headersIndex = cursor.position();
             for (int i = 0; i < headerCount; i++) {
@@ -113,11 +124,13 @@ final class RecordView {
         cursor.position(cursor.position() + length);
     }
 
-    long offset() {
+    @Override
+    public long offset() {
         return offset;
     }
 
-    long timestamp() {
+    @Override
+    public long timestamp() {
         return timestamp;
     }
 
@@ -129,12 +142,47 @@ final class RecordView {
         return valueLength >= 0;
     }
 
-    int keyLength() {
+    @Override
+    public int keyLength() {
         return keyLength;
     }
 
-    int valueLength() {
+    @Override
+    public int valueLength() {
         return valueLength;
+    }
+
+    @Override
+    public void copyKey(byte[] destination, int at) {
+        if (keyLength > 0) {
+            source.get(keyIndex, destination, at, keyLength);
+        }
+    }
+
+    @Override
+    public void copyValue(byte[] destination, int at) {
+        if (valueLength > 0) {
+            source.get(valueIndex, destination, at, valueLength);
+        }
+    }
+
+    @Override
+    public int headersSize() {
+        return headerCount == 0 ? 1 : end - headerCountIndex;
+    }
+
+    @Override
+    public void copyHeaders(byte[] destination, int at) {
+        if (headerCount == 0) {
+            destination[at] = 0;
+        } else {
+            source.get(headerCountIndex, destination, at, end - headerCountIndex);
+        }
+    }
+
+    /** UTF-8 bytes of the tags, framing not included. */
+    int tagBytes() {
+        return tagBytes;
     }
 
     /** Index of the record's first byte (its length varint) in the buffer. */
