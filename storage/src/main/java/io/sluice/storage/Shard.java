@@ -2,6 +2,9 @@ package io.sluice.storage;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Consumer;
+
+import io.sluice.storage.segment.RecordCodec;
 
 /**
  * One shard behind the storage adapter: the unit of data of a protocol (an MQTT topic partition,
@@ -28,6 +31,20 @@ public interface Shard extends AutoCloseable {
      * @throws OffsetOutOfRangeException outside [{@link #startOffset}, {@link #endOffset}]
      */
     List<StoredRecord> readByOffset(long offset, int maxRecords, int maxBytes);
+
+    /**
+     * The records {@link #readByOffset(long, int, int)} gives, each handed to {@code visitor} in offset
+     * order as a {@link RecordFlyweight} that is valid only during the call; returns how many. The
+     * segment engine reads them in place without copying; engines that keep records as objects
+     * (this default) encode each one first.
+     *
+     * @throws OffsetOutOfRangeException outside [{@link #startOffset}, {@link #endOffset}]
+     */
+    default int readByOffset(long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor) {
+        List<StoredRecord> records = readByOffset(offset, maxRecords, maxBytes);
+        RecordCodec.visit(records, visitor);
+        return records.size();
+    }
 
     /** Records whose key equals {@code key}, from {@code fromOffset} on, oldest first, at most {@code maxRecords}; from an index. */
     List<StoredRecord> readByKey(byte[] key, long fromOffset, int maxRecords);

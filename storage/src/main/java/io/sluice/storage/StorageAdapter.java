@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import io.sluice.storage.internal.LocalStorageAdapter;
 
@@ -62,6 +63,12 @@ public interface StorageAdapter extends AutoCloseable {
 
     /** See {@link Shard#readByOffset}. */
     List<StoredRecord> readByOffset(String shard, long offset, int maxRecords, int maxBytes);
+
+    /**
+     * The same records as {@link #readByOffset(String, long, int, int)}, visited in place: see
+     * {@link Shard#readByOffset(long, int, int, Consumer)}. Returns how many were visited.
+     */
+    int readByOffset(String shard, long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor);
 
     /** See {@link Shard#readByKey}: served from the engine's key index. */
     List<StoredRecord> readByKey(String shard, byte[] key, long fromOffset, int maxRecords);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,6 +114,73 @@ abstract class StorageAdapterContract {
         reopen();
         if (keepsRecords()) {
             assertEquals(List.of(withBoth, plain), records(adapter.readByOffset("sensors_0", 0, 10, 1 << 20)));
+        }
+    }
+
+    @Test
+    void aVisitingReadHandsOutTheRecordsOfReadByOffsetWithTheirHeadersEncoded() {
+        List<Header> headers = List.of(new Header("mqtt.qos", bytes("1")), new Header("empty", null),
+                new Header("mqtt.qos", new byte[0]), new Header("ü", bytes("two words")));
+        List<Record> written = List.of(new Record(bytes("k"), bytes("v"), 100, List.of("t1"), headers),
+                record(null, "w", 90), record("gone", null, 101), new Record(null, new byte[0], 102, List.of(), headers));
+        adapter.batchWrite("sensors_0", written);
+        List<StoredRecord> visited = new ArrayList<>();
+        assertEquals(4, adapter.readByOffset("sensors_0", 0, 10, 1 << 20, record -> visited.add(copy(record))));
+        assertEquals(withoutTags(adapter.readByOffset("sensors_0", 0, 10, 1 << 20)), visited);
+        for (int[] limits : new int[][] {{1, 1 << 20}, {10, 1}, {10, written.get(0).payloadBytes() + 2}, {2, 1 << 20}}) {
+            List<StoredRecord> some = new ArrayList<>();
+            assertEquals(adapter.readByOffset("sensors_0", 1, limits[0], limits[1]).size(),
+                    adapter.readByOffset("sensors_0", 1, limits[0], limits[1], record -> some.add(copy(record))));
+            assertEquals(withoutTags(adapter.readByOffset("sensors_0", 1, limits[0], limits[1])), some,
+                    "limits " + limits[0] + ", " + limits[1]);
+        }
+        assertEquals(0, adapter.readByOffset("sensors_0", 4, 10, 1 << 20, record -> visited.add(copy(record))));
+        assertThrows(OffsetOutOfRangeException.class, () -> adapter.readByOffset("sensors_0", 5, 1, 100, record -> { }));
+    }
+
+    /** The flyweight's fields copied out, its headers decoded from the encoding it documents. */
+    static StoredRecord copy(RecordFlyweight record) {
+        byte[] key = record.keyLength() < 0 ? null : new byte[record.keyLength()];
+        byte[] value = record.valueLength() < 0 ? null : new byte[record.valueLength()];
+        if (key != null) {
+            record.copyKey(key, 0);
+        }
+        if (value != null) {
+            record.copyValue(value, 0);
+        }
+        byte[] encoded = new byte[record.headersSize()];
+        record.copyHeaders(encoded, 0);
+        ByteBuffer in = ByteBuffer.wrap(encoded);
+        List<Header> headers = new ArrayList<>();
+        for (int count = readVarint(in); count > 0; count--) {
+            byte[] name = new byte[readVarint(in)];
+            in.get(name);
+            int length = readVarint(in);
+            byte[] bytes = length < 0 ? null : new byte[length];
+            if (bytes != null) {
+                in.get(bytes);
+            }
+            headers.add(new Header(new String(name, StandardCharsets.UTF_8), bytes));
+        }
+        assertEquals(0, in.remaining(), "headersSize covers the headers exactly");
+        // Tags are the storage's own and not part of the flyweight; compare records without them.
+        return new StoredRecord(record.offset(), new Record(key, value, record.timestamp(), List.of(), headers));
+    }
+
+    /** Tags are the storage's own labels, which the flyweight leaves out. */
+    static List<StoredRecord> withoutTags(List<StoredRecord> records) {
+        return records.stream().map(stored -> new StoredRecord(stored.offset(), new Record(stored.key(), stored.value(),
+                stored.timestamp(), List.of(), stored.headers()))).toList();
+    }
+
+    private static int readVarint(ByteBuffer in) {
+        int raw = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = in.get();
+            raw |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return (raw >>> 1) ^ -(raw & 1);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 import io.sluice.storage.StorageAdapter;
 import io.sluice.storage.StoredRecord;
 import io.sluice.storage.TopicRouter;
@@ -104,6 +105,15 @@ public final class Stream {
     /** Records of {@code partition} from {@code offset}; see {@link StorageAdapter#readByOffset}. */
     public List<StoredRecord> read(int partition, long offset, int maxRecords, int maxBytes) {
         return adapter.readByOffset(shard(checkPartition(partition)), offset, maxRecords, maxBytes);
+    }
+
+    /**
+     * The records {@link #read(int, long, int, int)} gives, each handed to {@code visitor} in place
+     * (valid only during the call, nothing copied); returns how many. See
+     * {@link StorageAdapter#readByOffset(String, long, int, int, Consumer)}.
+     */
+    public int read(int partition, long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor) {
+        return adapter.readByOffset(shard(checkPartition(partition)), offset, maxRecords, maxBytes, visitor);
     }
 
     /** The first readable offset of {@code partition}. */

@@ -25,7 +25,6 @@ import io.sluice.kafka.KafkaAuthorizer;
 import io.sluice.kafka.codec.RecordBatchWriter;
 import io.sluice.net.auth.ClientIdentity;
 import io.sluice.storage.OffsetOutOfRangeException;
-import io.sluice.storage.StoredRecord;
 import io.sluice.streams.AppendListener;
 import io.sluice.streams.Stream;
 
@@ -47,6 +46,8 @@ final class FetchHandler implements AppendListener {
     private static final int MAX_WAIT_MS = 60_000;
     /** Records per partition per fetch; the byte limits normally stop first. */
     private static final int MAX_RECORDS = 100_000;
+    /** A record's bytes as first guessed when sizing a batch; a batch of larger ones grows. */
+    private static final int TYPICAL_RECORD_BYTES = 1024;
 
     private record PartitionKey(Stream stream, int partition) {
     }
@@ -236,17 +237,19 @@ final class FetchHandler implements AppendListener {
             if (offset == end || (limit <= 0 && !first)) {
                 return 0;
             }
-            List<StoredRecord> records;
+            int maxBytes = Math.max(limit, 1);
+            // Sized for what the read may return: a few waiting records must not reserve a whole partition's limit.
+            RecordBatchWriter writer = new RecordBatchWriter(Math.min(maxBytes, (end - offset) * TYPICAL_RECORD_BYTES));
             try {
-                records = stream.read(p, offset, MAX_RECORDS, Math.max(limit, 1));
+                stream.read(p, offset, MAX_RECORDS, maxBytes, writer);
             } catch (OffsetOutOfRangeException e) {
                 answer.setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code());
                 return -1;
             }
-            if (records.isEmpty()) {
+            if (writer.count() == 0) {
                 return 0;
             }
-            ByteBuffer batch = RecordBatchWriter.write(records, Node.LEADER_EPOCH);
+            ByteBuffer batch = writer.finish(Node.LEADER_EPOCH);
             answer.setRecords(MemoryRecords.readableRecords(batch));
             return batch.remaining();
         }

@@ -1,15 +1,13 @@
 package io.sluice.kafka.codec;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 import org.apache.kafka.common.utils.ByteUtils;
 
-import io.sluice.storage.Header;
-import io.sluice.storage.Record;
-import io.sluice.storage.StoredRecord;
+import io.sluice.storage.RecordFlyweight;
 
 /**
  * Writes stream records as one Kafka record batch (magic 2, uncompressed, CreateTime, no producer),
@@ -22,10 +20,15 @@ import io.sluice.storage.StoredRecord;
  * The CRC-32C covers attributes to the end. A record is: length varint, attributes int8 = 0,
  * timestampDelta varlong, offsetDelta varint, key (varint length, -1 for none), value (same),
  * header count varint, headers (key: varint length and UTF-8, value: varint length, -1 for none).
- * Offsets may have gaps (compaction); the deltas carry them. Every record's size is computed once,
- * first, and the batch written straight into one exactly sized array.
+ * Offsets may have gaps (compaction); the deltas carry them.
+ *
+ * <p>It is the visitor of a storage read ({@link io.sluice.streams.Stream#read(int, long, int, int, Consumer)}):
+ * each record is written straight from the storage's bytes into one growing array, its key, value
+ * and headers copied once and nothing allocated per record (the storage hands headers out in the
+ * encoding above). {@link #finish} then fills in the header and the CRC. One batch per writer; one
+ * thread.
  */
-public final class RecordBatchWriter {
+public final class RecordBatchWriter implements Consumer<RecordFlyweight> {
     static final int BASE_OFFSET = 0;
     static final int LENGTH = 8;
     static final int PARTITION_LEADER_EPOCH = 12;
@@ -42,133 +45,97 @@ public final class RecordBatchWriter {
     static final int RECORDS = 61;
     /** Bytes before the first record. */
     public static final int HEADER_SIZE = RECORDS;
+    /** Largest first allocation: a larger batch grows into its size instead of being reserved up front. */
+    private static final int MAX_INITIAL_BYTES = 4 << 20;
 
-    private RecordBatchWriter() {
+    private byte[] out;
+    private int size = HEADER_SIZE;
+    private int count;
+    private long baseOffset;
+    private long baseTimestamp;
+    private long maxTimestamp;
+    private long lastOffset;
+
+    /**
+     * A writer for a batch of about {@code payloadBytes} bytes of keys, values and headers: the
+     * array starts a quarter larger, for the records' framing (at most {@value #MAX_INITIAL_BYTES}
+     * bytes), and grows when the guess was short.
+     */
+    public RecordBatchWriter(long payloadBytes) {
+        long estimate = HEADER_SIZE + Math.max(payloadBytes, 0) * 5 / 4;
+        out = new byte[(int) Math.min(estimate, MAX_INITIAL_BYTES)];
     }
 
-    /** One batch holding {@code records} (at least one, in offset order). */
-    public static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
-        long baseOffset = records.get(0).offset();
-        long baseTimestamp = records.get(0).timestamp();
-        int[] bodies = new int[records.size()];
-        int size = HEADER_SIZE;
-        long maxTimestamp = baseTimestamp;
-        for (int i = 0; i < bodies.length; i++) {
-            StoredRecord stored = records.get(i);
-            int body = bodySize(stored.record(), stored.offset() - baseOffset, stored.timestamp() - baseTimestamp);
-            bodies[i] = body;
-            size += ByteUtils.sizeOfVarint(body) + body;
-            maxTimestamp = Math.max(maxTimestamp, stored.timestamp());
+    /** Appends one record; the first one sets the batch's base offset and timestamp. */
+    @Override
+    public void accept(RecordFlyweight record) {
+        if (count == 0) {
+            baseOffset = record.offset();
+            baseTimestamp = record.timestamp();
+            maxTimestamp = baseTimestamp;
         }
-        byte[] out = new byte[size];
-        ByteBuffer batch = ByteBuffer.wrap(out);
+        long offsetDelta = record.offset() - baseOffset;
+        long timestampDelta = record.timestamp() - baseTimestamp;
+        int keyLength = record.keyLength();
+        int valueLength = record.valueLength();
+        int headersSize = record.headersSize();
+        int body = 1 + ByteUtils.sizeOfVarlong(timestampDelta) + ByteUtils.sizeOfVarint((int) offsetDelta)
+                + fieldSize(keyLength) + fieldSize(valueLength) + headersSize;
+        ensureRoom(ByteUtils.sizeOfVarint(body) + body);
+        int at = writeVarint(out, size, body);
+        out[at++] = 0;
+        at = writeVarlong(out, at, timestampDelta);
+        at = writeVarint(out, at, (int) offsetDelta);
+        at = writeVarint(out, at, keyLength);
+        record.copyKey(out, at);
+        at += Math.max(keyLength, 0);
+        at = writeVarint(out, at, valueLength);
+        record.copyValue(out, at);
+        at += Math.max(valueLength, 0);
+        record.copyHeaders(out, at);
+        size = at + headersSize;
+        count++;
+        lastOffset = record.offset();
+        maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+    }
+
+    /** Records written so far. */
+    public int count() {
+        return count;
+    }
+
+    /** The batch of every record written (at least one), its header and CRC filled in. */
+    public ByteBuffer finish(int leaderEpoch) {
+        if (count == 0) {
+            throw new IllegalStateException("a record batch needs at least one record");
+        }
+        ByteBuffer batch = ByteBuffer.wrap(out, 0, size);
         batch.putLong(BASE_OFFSET, baseOffset);
         batch.putInt(LENGTH, size - PARTITION_LEADER_EPOCH);
         batch.putInt(PARTITION_LEADER_EPOCH, leaderEpoch);
         batch.put(MAGIC, (byte) 2);
         batch.putShort(ATTRIBUTES, (short) 0);
-        batch.putInt(LAST_OFFSET_DELTA, (int) (records.get(records.size() - 1).offset() - baseOffset));
+        batch.putInt(LAST_OFFSET_DELTA, (int) (lastOffset - baseOffset));
         batch.putLong(BASE_TIMESTAMP, baseTimestamp);
         batch.putLong(MAX_TIMESTAMP, maxTimestamp);
         batch.putLong(PRODUCER_ID, -1L);
         batch.putShort(PRODUCER_EPOCH, (short) -1);
         batch.putInt(BASE_SEQUENCE, -1);
-        batch.putInt(RECORD_COUNT, records.size());
-        int at = RECORDS;
-        for (int i = 0; i < bodies.length; i++) {
-            StoredRecord stored = records.get(i);
-            at = writeRecord(out, at, bodies[i], stored.record(), stored.offset() - baseOffset,
-                    stored.timestamp() - baseTimestamp);
-        }
+        batch.putInt(RECORD_COUNT, count);
         CRC32C crc = new CRC32C();
         crc.update(out, ATTRIBUTES, size - ATTRIBUTES);
         ByteUtils.writeUnsignedInt(batch, CRC, crc.getValue());
         return batch;
     }
 
-    private static int bodySize(Record record, long offsetDelta, long timestampDelta) {
-        int size = 1 + ByteUtils.sizeOfVarlong(timestampDelta) + ByteUtils.sizeOfVarint((int) offsetDelta)
-                + fieldSize(record.key()) + fieldSize(record.value());
-        List<Header> headers = record.headers();
-        size += ByteUtils.sizeOfVarint(headers.size());
-        for (int i = 0; i < headers.size(); i++) {
-            Header header = headers.get(i);
-            size += utf8Size(header.key()) + fieldSize(header.value());
+    private void ensureRoom(int bytes) {
+        if (out.length - size < bytes) {
+            out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) size + bytes, out.length * 2L)));
         }
-        return size;
     }
 
-    private static int fieldSize(byte[] bytes) {
-        return bytes == null ? ByteUtils.sizeOfVarint(-1) : ByteUtils.sizeOfVarint(bytes.length) + bytes.length;
-    }
-
-    private static int utf8Size(String text) {
-        int length = utf8Length(text);
-        return ByteUtils.sizeOfVarint(length) + length;
-    }
-
-    /** UTF-8 length without encoding: header names are short and mostly ASCII. */
-    private static int utf8Length(String text) {
-        int length = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                length++;
-            } else if (c < 0x800) {
-                length += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                length += 4;
-                i++;
-            } else {
-                length += 3;
-            }
-        }
-        return length;
-    }
-
-    /**
-     * Writes one record at {@code at} of {@code out} (sized by {@link #bodySize}); returns the index after it.
-     * Straight into the array, as the batch is written once per fetch and its bytes are most of the work.
-     */
-    private static int writeRecord(byte[] out, int at, int body, Record record, long offsetDelta, long timestampDelta) {
-        at = writeVarint(out, at, body);
-        out[at++] = 0;
-        at = writeVarlong(out, at, timestampDelta);
-        at = writeVarint(out, at, (int) offsetDelta);
-        at = writeField(out, at, record.key());
-        at = writeField(out, at, record.value());
-        List<Header> headers = record.headers();
-        at = writeVarint(out, at, headers.size());
-        for (int i = 0; i < headers.size(); i++) {
-            Header header = headers.get(i);
-            at = writeUtf8(out, at, header.key());
-            at = writeField(out, at, header.value());
-        }
-        return at;
-    }
-
-    private static int writeField(byte[] out, int at, byte[] bytes) {
-        if (bytes == null) {
-            return writeVarint(out, at, -1);
-        }
-        at = writeVarint(out, at, bytes.length);
-        System.arraycopy(bytes, 0, out, at, bytes.length);
-        return at + bytes.length;
-    }
-
-    /** A header name: its UTF-8 length as a varint, then its bytes (ASCII without encoding anything). */
-    private static int writeUtf8(byte[] out, int at, String text) {
-        int length = utf8Length(text);
-        at = writeVarint(out, at, length);
-        if (length == text.length()) {
-            for (int i = 0; i < length; i++) {
-                out[at + i] = (byte) text.charAt(i);
-            }
-            return at + length;
-        }
-        byte[] encoded = text.getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(encoded, 0, out, at, encoded.length);
-        return at + encoded.length;
+    private static int fieldSize(int length) {
+        return length < 0 ? ByteUtils.sizeOfVarint(-1) : ByteUtils.sizeOfVarint(length) + length;
     }
 
     /** Kafka's varint: zig-zag, then 7 bits a byte, low first. */

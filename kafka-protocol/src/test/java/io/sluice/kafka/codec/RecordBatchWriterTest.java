@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -12,11 +13,15 @@ import java.util.List;
 import io.sluice.storage.Header;
 import io.sluice.storage.Record;
 import io.sluice.storage.StoredRecord;
+import io.sluice.storage.segment.RecordCodec;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.Test;
 
-/** A written batch is what kafka-clients' own reader accepts: valid CRC, every field back as written. */
+/**
+ * A written batch is what kafka-clients' own reader accepts: valid CRC, every field back as written.
+ * The records reach the writer through the storage's own record encoding, as a fetch's do.
+ */
 class RecordBatchWriterTest {
 
     @Test
@@ -32,7 +37,7 @@ class RecordBatchWriterTest {
             written.add(new StoredRecord(5 + i * 3L, new Record(key, value, base + (i % 5) * 1000 - 2000, List.of(),
                     headers)));
         }
-        MemoryRecords records = MemoryRecords.readableRecords(RecordBatchWriter.write(written, 7));
+        MemoryRecords records = MemoryRecords.readableRecords(write(written, 7));
         Iterator<MutableRecordBatch> batches = records.batches().iterator();
         MutableRecordBatch batch = batches.next();
         batch.ensureValid();
@@ -57,7 +62,15 @@ class RecordBatchWriterTest {
         assertEquals(false, batches.hasNext());
     }
 
-    private static byte[] bytes(java.nio.ByteBuffer buffer) {
+    /** Writes the records as a fetch does: visited as the storage hands them out, into a writer sized too small. */
+    private static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
+        RecordBatchWriter writer = new RecordBatchWriter(16);
+        RecordCodec.visit(records, writer);
+        assertEquals(records.size(), writer.count());
+        return writer.finish(leaderEpoch);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
         if (buffer == null) {
             return null;
         }
@@ -68,7 +81,7 @@ class RecordBatchWriterTest {
 
     @Test
     void aNullValueIsNullNotEmpty() {
-        var batch = MemoryRecords.readableRecords(RecordBatchWriter.write(List.of(new StoredRecord(0,
+        var batch = MemoryRecords.readableRecords(write(List.of(new StoredRecord(0,
                 new Record("k".getBytes(StandardCharsets.UTF_8), null, 1, List.of()))), 0)).batches().iterator().next();
         assertNull(batch.iterator().next().value());
     }

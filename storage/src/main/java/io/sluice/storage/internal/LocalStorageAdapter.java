@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,7 @@ import io.sluice.storage.Engine;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 import io.sluice.storage.Shard;
 import io.sluice.storage.ShardExistsException;
 import io.sluice.storage.ShardSettings;
@@ -193,6 +195,11 @@ public final class LocalStorageAdapter implements StorageAdapter {
     @Override
     public List<StoredRecord> readByOffset(String name, long offset, int maxRecords, int maxBytes) {
         return shard(name).readByOffset(offset, maxRecords, maxBytes);
+    }
+
+    @Override
+    public int readByOffset(String name, long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor) {
+        return shard(name).readByOffset(offset, maxRecords, maxBytes, visitor);
     }
 
     @Override

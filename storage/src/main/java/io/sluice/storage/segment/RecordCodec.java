@@ -1,8 +1,12 @@
 package io.sluice.storage.segment;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Consumer;
 
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
+import io.sluice.storage.StoredRecord;
 
 /**
  * One record on its own, in the segment engine's record encoding (layout in {@link RecordBatch})
@@ -34,5 +38,19 @@ public final class RecordCodec {
             throw new IllegalArgumentException("record of " + end + " bytes followed by " + (bytes.length - end) + " more");
         }
         return view.toRecord();
+    }
+
+    /**
+     * Hands each record to {@code visitor} as a {@link RecordFlyweight} over its encoding: how an
+     * engine that keeps records as objects serves a visiting read.
+     */
+    public static void visit(List<StoredRecord> records, Consumer<RecordFlyweight> visitor) {
+        RecordView view = new RecordView();
+        for (StoredRecord stored : records) {
+            byte[] bytes = encode(stored.record());
+            // The encoding's offset delta is 0, so the stored offset is the base.
+            view.parse(ByteBuffer.wrap(bytes), 0, bytes.length, stored.offset(), 0);
+            visitor.accept(view);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.storage.segment;
 
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,15 +8,22 @@ import java.util.List;
 
 import io.sluice.storage.Header;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 
 /**
  * A flyweight over one record inside a batch (layout in {@link RecordBatch}): {@link #parse} reads
- * the record's framing and remembers where its key, value and tags lie, so a scan can test a key or
- * a tag and skip a record without copying anything. One view serves a whole scan; not thread-safe.
+ * the record's framing and remembers where its key, value, tags and headers lie, so a scan can test
+ * a key or a tag, skip a record, or copy its fields where a reader wants them
+ * ({@link RecordFlyweight}) without copying anything else. The record layout writes headers as
+ * {@link RecordFlyweight} hands them out, so they are copied as one run. One view serves a whole
+ * scan; not thread-safe.
  */
-final class RecordView {
+final class RecordView implements RecordFlyweight {
+    private final Varint.Reader reader = new Varint.Reader();
     private ByteBuffer source;
-    private ByteBuffer cursor;
+    /** The source's array, read directly; {@code base} is the array index of buffer index 0. */
+    private byte[] bytes;
+    private int base;
     private int start;
     private int end;
     private long offset;
@@ -28,67 +34,84 @@ final class RecordView {
     private int valueLength;
     private int tagsIndex;
     private int tagCount;
+    private int tagBytes;
+    private int headerCountIndex;
     private int headersIndex;
     private int headerCount;
 
     /**
-     * Parses the record starting at {@code index} of {@code buffer}, a batch with the given base
-     * offset and first timestamp that ends at {@code batchEnd}; returns the index after the record.
-     * Every length inside the record is checked against the record's end here, so the accessors
-     * that read tags and headers later cannot run past it.
+     * Parses the record starting at {@code index} of {@code buffer} (a heap buffer, whose array it
+     * reads), a batch with the given base offset and first timestamp that ends at {@code batchEnd};
+     * returns the index after the record. Every length inside the record is checked against the
+     * record's end here, so the accessors that read tags and headers later cannot run past it.
+     * Indices are the buffer's.
      *
      * @throws IllegalArgumentException when the framing does not fit inside the batch
      */
     int parse(ByteBuffer buffer, int index, int batchEnd, long baseOffset, long firstTimestamp) {
         if (buffer != source) {
+            if (!buffer.hasArray()) {
+                throw new IllegalArgumentException("records are parsed from heap buffers, not " + buffer);
+            }
             source = buffer;
-            cursor = buffer.duplicate();
+            bytes = buffer.array();
+            base = buffer.arrayOffset();
         }
-        cursor.limit(batchEnd).position(index);
-        try {
-            return parseFraming(index, batchEnd, baseOffset, firstTimestamp);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("record at batch index " + index + " runs past its end (batch end " + batchEnd + ")", e);
+        if (index < 0 || batchEnd > buffer.capacity() || index > batchEnd) {
+            throw new IllegalArgumentException("record at batch index " + index + " is outside the batch end " + batchEnd
+                    + " or the buffer's " + buffer.capacity() + " bytes");
         }
+        reader.reset(bytes, base + index, base + batchEnd);
+        return parseFraming(index, batchEnd, baseOffset, firstTimestamp);
     }
 
     private int parseFraming(int index, int batchEnd, long baseOffset, long firstTimestamp) {
-        int length = Varint.readInt(cursor);
+        int length = reader.readInt();
         start = index;
-        end = cursor.position() + length;
+        end = position() + length;
         if (length < 0 || end > batchEnd) {
             throw new IllegalArgumentException("record length " + length + " at batch index " + index
                     + " runs past the batch end " + batchEnd);
         }
-        cursor.limit(end);
-        byte attributes = cursor.get();
-        timestamp = firstTimestamp + Varint.readLong(cursor);
+        reader.limit(base + end);
+        byte attributes = reader.readByte();
+        timestamp = firstTimestamp + reader.readLong();
         if (timestamp < 0) {
             throw new IllegalArgumentException("record at batch index " + index + " has a negative timestamp " + timestamp);
         }
-        offset = baseOffset + Varint.readInt(cursor);
-        keyLength = Varint.readInt(cursor);
-        keyIndex = cursor.position();
+        offset = baseOffset + reader.readInt();
+        keyLength = reader.readInt();
+        keyIndex = position();
         skipNullable(keyLength);
-        valueLength = Varint.readInt(cursor);
-        valueIndex = cursor.position();
+        valueLength = reader.readInt();
+        valueIndex = position();
         skipNullable(valueLength);
-        tagCount = count(Varint.readInt(cursor), "tag", index);
-        tagsIndex = cursor.position();
+        tagCount = count(reader.readInt(), "tag", index);
+        tagsIndex = position();
+        tagBytes = 0;
         for (int i = 0; i < tagCount; i++) {
-            skip(Varint.readInt(cursor));
+            int tagLength = reader.readInt();
+            skip(tagLength);
+            tagBytes += tagLength;
         }
         headerCount = 0;
+        headerCountIndex = end;
         headersIndex = end;
         if ((attributes & RecordBatch.HAS_HEADERS) != 0) {
-            headerCount = count(Varint.readInt(cursor), "header", index);
-            headersIndex = cursor.position();
+            headerCountIndex = position();
+            headerCount = count(reader.readInt(), "header", index);
+            headersIndex = position();
             for (int i = 0; i < headerCount; i++) {
-                skip(Varint.readInt(cursor));
-                skipNullable(Varint.readInt(cursor));
+                skip(reader.readInt());
+                skipNullable(reader.readInt());
             }
         }
         return end;
+    }
+
+    /** The reader's position as a buffer index. */
+    private int position() {
+        return reader.position() - base;
     }
 
     private static int count(int count, String what, int index) {
@@ -106,18 +129,20 @@ final class RecordView {
     }
 
     private void skip(int length) {
-        if (length < 0 || length > cursor.remaining()) {
-            throw new IllegalArgumentException("field of " + length + " bytes at record index " + cursor.position()
-                    + " does not fit the " + cursor.remaining() + " bytes left of the record");
+        if (length < 0 || length > reader.remaining()) {
+            throw new IllegalArgumentException("field of " + length + " bytes at record index " + position()
+                    + " does not fit the " + reader.remaining() + " bytes left of the record");
         }
-        cursor.position(cursor.position() + length);
+        reader.skip(length);
     }
 
-    long offset() {
+    @Override
+    public long offset() {
         return offset;
     }
 
-    long timestamp() {
+    @Override
+    public long timestamp() {
         return timestamp;
     }
 
@@ -129,12 +154,47 @@ final class RecordView {
         return valueLength >= 0;
     }
 
-    int keyLength() {
+    @Override
+    public int keyLength() {
         return keyLength;
     }
 
-    int valueLength() {
+    @Override
+    public int valueLength() {
         return valueLength;
+    }
+
+    @Override
+    public void copyKey(byte[] destination, int at) {
+        if (keyLength > 0) {
+            System.arraycopy(bytes, base + keyIndex, destination, at, keyLength);
+        }
+    }
+
+    @Override
+    public void copyValue(byte[] destination, int at) {
+        if (valueLength > 0) {
+            System.arraycopy(bytes, base + valueIndex, destination, at, valueLength);
+        }
+    }
+
+    @Override
+    public int headersSize() {
+        return headerCount == 0 ? 1 : end - headerCountIndex;
+    }
+
+    @Override
+    public void copyHeaders(byte[] destination, int at) {
+        if (headerCount == 0) {
+            destination[at] = 0;
+        } else {
+            System.arraycopy(bytes, base + headerCountIndex, destination, at, end - headerCountIndex);
+        }
+    }
+
+    /** UTF-8 bytes of the tags, framing not included. */
+    int tagBytes() {
+        return tagBytes;
     }
 
     /** Index of the record's first byte (its length varint) in the buffer. */
@@ -157,25 +217,19 @@ final class RecordView {
 
     /** True when one of the record's tags has exactly these UTF-8 bytes. */
     boolean hasTag(byte[] tag) {
-        cursor.limit(end).position(tagsIndex);
+        reader.reset(bytes, base + tagsIndex, base + end);
         for (int i = 0; i < tagCount; i++) {
-            int length = Varint.readInt(cursor);
-            int at = cursor.position();
-            if (length == tag.length && rangeEquals(at, tag)) {
+            int length = reader.readInt();
+            if (length == tag.length && rangeEquals(position(), tag)) {
                 return true;
             }
-            cursor.position(at + length);
+            reader.skip(length);
         }
         return false;
     }
 
     private boolean rangeEquals(int index, byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (source.get(index + i) != bytes[i]) {
-                return false;
-            }
-        }
-        return true;
+        return Arrays.equals(this.bytes, base + index, base + index + bytes.length, bytes, 0, bytes.length);
     }
 
     byte[] key() {
@@ -191,12 +245,11 @@ final class RecordView {
             return List.of();
         }
         List<String> tags = new ArrayList<>(tagCount);
-        cursor.limit(end).position(tagsIndex);
+        reader.reset(bytes, base + tagsIndex, base + end);
         for (int i = 0; i < tagCount; i++) {
-            int length = Varint.readInt(cursor);
-            byte[] bytes = new byte[length];
-            cursor.get(bytes);
-            tags.add(new String(bytes, StandardCharsets.UTF_8));
+            int length = reader.readInt();
+            tags.add(new String(bytes, reader.position(), length, StandardCharsets.UTF_8));
+            reader.skip(length);
         }
         return tags;
     }
@@ -207,17 +260,14 @@ final class RecordView {
             return List.of();
         }
         List<Header> headers = new ArrayList<>(headerCount);
-        cursor.limit(end).position(headersIndex);
+        reader.reset(bytes, base + headersIndex, base + end);
         for (int i = 0; i < headerCount; i++) {
-            byte[] name = new byte[Varint.readInt(cursor)];
-            cursor.get(name);
-            int valueLength = Varint.readInt(cursor);
-            byte[] bytes = null;
-            if (valueLength >= 0) {
-                bytes = new byte[valueLength];
-                cursor.get(bytes);
-            }
-            headers.add(new Header(new String(name, StandardCharsets.UTF_8), bytes));
+            int nameLength = reader.readInt();
+            String name = new String(bytes, reader.position(), nameLength, StandardCharsets.UTF_8);
+            reader.skip(nameLength);
+            int length = reader.readInt();
+            headers.add(new Header(name, copy(position(), length)));
+            reader.skip(Math.max(length, 0));
         }
         return headers;
     }
@@ -236,9 +286,9 @@ final class RecordView {
         if (length < 0) {
             return null;
         }
-        byte[] bytes = new byte[length];
-        source.get(index, bytes);
-        return bytes;
+        byte[] copy = new byte[length];
+        System.arraycopy(bytes, base + index, copy, 0, length);
+        return copy;
     }
 
     @Override

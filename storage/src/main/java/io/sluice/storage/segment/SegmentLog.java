@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ import io.sluice.storage.LogWriteException;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 import io.sluice.storage.RecordTooLargeException;
 import io.sluice.storage.StorageCounter;
 import io.sluice.storage.StorageCounters;
@@ -442,23 +444,42 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     @Override
     public List<StoredRecord> read(long offset, int maxRecords, int maxBytes) {
         List<StoredRecord> records = new ArrayList<>(Math.min(Math.max(maxRecords, 0), 1024));
-        long bytes = 0;
-        try (LogCursor cursor = cursor(offset)) {
-            while (records.size() < maxRecords && cursor.next()) {
-                int size = cursor.payloadBytes();
-                if (!records.isEmpty() && bytes + size > maxBytes) {
-                    break;
-                }
-                records.add(cursor.toStoredRecord());
-                bytes += size;
-            }
-        }
+        visit(offset, maxRecords, maxBytes, view -> records.add(new StoredRecord(view.offset(), view.toRecord())));
         return records;
     }
 
-    /** Holds a reference to the segment it reads, so retention or compaction cannot close the file under it. */
+    /**
+     * The records {@link #read(long, int, int)} gives, each handed to {@code visitor} in place (the
+     * cursor's own view, valid during the call, nothing copied); returns how many.
+     */
+    public int read(long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor) {
+        return visit(offset, maxRecords, maxBytes, visitor);
+    }
+
+    private int visit(long offset, int maxRecords, int maxBytes, Consumer<? super RecordView> visitor) {
+        int count = 0;
+        long bytes = 0;
+        try (SegmentLogCursor cursor = openCursor(offset)) {
+            while (count < maxRecords && cursor.next()) {
+                int size = cursor.payloadBytes();
+                if (count > 0 && bytes + size > maxBytes) {
+                    break;
+                }
+                visitor.accept(cursor.view());
+                count++;
+                bytes += size;
+            }
+        }
+        return count;
+    }
+
     @Override
     public LogCursor cursor(long offset) {
+        return openCursor(offset);
+    }
+
+    /** Holds a reference to the segment it reads, so retention or compaction cannot close the file under it. */
+    private SegmentLogCursor openCursor(long offset) {
         Position end = flusher.highWatermark();
         long start = logStartOffset;
         if (offset < start || offset > end.offset()) {

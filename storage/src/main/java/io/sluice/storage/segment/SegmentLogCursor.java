@@ -210,15 +210,12 @@ final class SegmentLogCursor implements LogCursor {
 
     @Override
     public int payloadBytes() {
-        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + tagsBytes() + record.headerBytes();
+        return Math.max(record.keyLength(), 0) + Math.max(record.valueLength(), 0) + record.tagBytes() + record.headerBytes();
     }
 
-    private int tagsBytes() {
-        int bytes = 0;
-        for (String tag : record.tags()) {
-            bytes += tag.length();
-        }
-        return bytes;
+    /** The current record in place; valid until {@link #next}. */
+    RecordView view() {
+        return record;
     }
 
     @Override

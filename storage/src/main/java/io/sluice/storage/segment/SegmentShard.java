@@ -3,10 +3,12 @@ package io.sluice.storage.segment;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.sluice.storage.Log;
 import io.sluice.storage.LogScheduler;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordFlyweight;
 import io.sluice.storage.Shard;
 import io.sluice.storage.ShardSettings;
 import io.sluice.storage.StoredRecord;
@@ -65,6 +67,11 @@ public final class SegmentShard implements Shard {
     @Override
     public List<StoredRecord> readByOffset(long offset, int maxRecords, int maxBytes) {
         return log.read(offset, maxRecords, maxBytes);
+    }
+
+    @Override
+    public int readByOffset(long offset, int maxRecords, int maxBytes, Consumer<RecordFlyweight> visitor) {
+        return log.read(offset, maxRecords, maxBytes, visitor);
     }
 
     @Override

@@ -52,37 +52,77 @@ final class Varint {
         buffer.put((byte) v);
     }
 
-    /** Reads at the buffer's position and advances it; a sixth continuation byte is malformed. */
-    static int readInt(ByteBuffer buffer) {
-        int raw = 0;
-        int shift = 0;
-        while (true) {
-            byte b = buffer.get();
-            raw |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-            shift += 7;
-            if (shift > 28) {
-                throw new IllegalArgumentException("varint longer than 5 bytes at " + (buffer.position() - 5));
-            }
-        }
-    }
+    /**
+     * Reads varints out of an array between a position and a limit, advancing the position: the
+     * record parser's cursor, over a heap buffer's array so that no byte costs a buffer call. One
+     * per scan, reused; not thread-safe.
+     */
+    static final class Reader {
+        private byte[] bytes;
+        private int position;
+        private int limit;
 
-    /** Reads at the buffer's position and advances it; an eleventh continuation byte is malformed. */
-    static long readLong(ByteBuffer buffer) {
-        long raw = 0;
-        int shift = 0;
-        while (true) {
-            byte b = buffer.get();
-            raw |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return (raw >>> 1) ^ -(raw & 1);
+        /** Reads {@code bytes} from {@code position} up to (not including) {@code limit}. */
+        void reset(byte[] array, int from, int to) {
+            bytes = array;
+            position = from;
+            limit = to;
+        }
+
+        int position() {
+            return position;
+        }
+
+        int limit() {
+            return limit;
+        }
+
+        /** Moves the limit (within the array) to bound what follows. */
+        void limit(int to) {
+            limit = to;
+        }
+
+        /** Bytes left before the limit. */
+        int remaining() {
+            return limit - position;
+        }
+
+        /** Moves past {@code length} bytes; the caller has checked them against {@link #remaining}. */
+        void skip(int length) {
+            position += length;
+        }
+
+        byte readByte() {
+            if (position >= limit) {
+                throw new IllegalArgumentException("byte at " + position + " is past the limit " + limit);
             }
-            shift += 7;
-            if (shift > 63) {
-                throw new IllegalArgumentException("varlong longer than 10 bytes at " + (buffer.position() - 10));
+            return bytes[position++];
+        }
+
+        /** A sixth continuation byte, or one past the limit, is malformed. */
+        int readInt() {
+            int raw = 0;
+            for (int shift = 0; shift <= 28; shift += 7) {
+                byte b = readByte();
+                raw |= (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return (raw >>> 1) ^ -(raw & 1);
+                }
             }
+            throw new IllegalArgumentException("varint longer than 5 bytes at " + (position - 5));
+        }
+
+        /** An eleventh continuation byte, or one past the limit, is malformed. */
+        long readLong() {
+            long raw = 0;
+            for (int shift = 0; shift <= 63; shift += 7) {
+                byte b = readByte();
+                raw |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return (raw >>> 1) ^ -(raw & 1);
+                }
+            }
+            throw new IllegalArgumentException("varlong longer than 10 bytes at " + (position - 10));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.storage.segment;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -86,20 +87,33 @@ class RecordBatchTest {
     @Test
     void varintsRoundTripAtTheEdges() {
         ByteBuffer buffer = ByteBuffer.allocate(16);
+        Varint.Reader reader = new Varint.Reader();
         for (int value : new int[] {0, -1, 1, 63, -64, 64, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
             buffer.clear();
             Varint.writeInt(value, buffer);
             assertEquals(Varint.sizeOfInt(value), buffer.position());
-            buffer.flip();
-            assertEquals(value, Varint.readInt(buffer));
+            reader.reset(buffer.array(), 0, buffer.position());
+            assertEquals(value, reader.readInt());
+            assertEquals(0, reader.remaining());
         }
         for (long value : new long[] {0, -1, 1L << 40, Long.MAX_VALUE, Long.MIN_VALUE}) {
             buffer.clear();
             Varint.writeLong(value, buffer);
             assertEquals(Varint.sizeOfLong(value), buffer.position());
-            buffer.flip();
-            assertEquals(value, Varint.readLong(buffer));
+            reader.reset(buffer.array(), 0, buffer.position());
+            assertEquals(value, reader.readLong());
+            assertEquals(0, reader.remaining());
         }
+    }
+
+    @Test
+    void aVarintThatRunsPastItsLimitOrTooLongIsMalformed() {
+        Varint.Reader reader = new Varint.Reader();
+        byte[] continued = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x01};
+        reader.reset(continued, 0, 2);
+        assertThrows(IllegalArgumentException.class, reader::readInt, "past the limit");
+        reader.reset(continued, 0, continued.length);
+        assertThrows(IllegalArgumentException.class, reader::readInt, "six bytes");
     }
 
     @Test
