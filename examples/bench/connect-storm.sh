@@ -28,6 +28,7 @@ chmod a+rx "$work"; chmod a+r "$work/key.pem" # Mosquitto started as root reads 
 # What a default OpenSSL client negotiates with the TLS listener (protocol, cipher, key exchange, how many
 # session tickets the server sends after a full handshake), so both brokers' TLS work can be compared.
 negotiated() { # label
+  port=$tls_port wait_port # the plain listener may be up before the TLS one
   out=$( (sleep 3) | openssl s_client -connect "127.0.0.1:$tls_port" -msg 2>&1 || true)
   echo "$1 tls, openssl s_client: $(grep -m1 -o 'TLSv1.[23], Cipher is .*' <<<"$out"); $(grep -m1 'Server Temp Key' <<<"$out");" \
     "$(grep -m1 'Peer signature type' <<<"$out"); session tickets sent: $(grep -c 'NewSessionTicket' <<<"$out")"
