@@ -21,11 +21,12 @@ wait_port() {
 
 # start_sluice NAME [EXTRA_CONFIG]: starts Sluice on $port with its state and files in $work/NAME.
 # SLUICE_BIN runs another build's bin/sluice (to compare two builds with the same driver).
+# BROKER_CPUS (a taskset CPU list) starts it on those cores, so the JVM sizes its threads for them.
 start_sluice() {
   mkdir -p "$work/$1"
   printf 'listeners.tcp.bind = "127.0.0.1:%s"\nlog.level = warn\npersistence.dir = "%s/state"\nparquet.dir = "%s/parquet"\n%s\n' \
     "$port" "$work/$1" "$work/$1" "${2:-}" > "$work/$1/sluice.conf"
-  ${SLUICE_BIN:-bin/sluice} -c "$work/$1/sluice.conf" & broker=$!
+  ${BROKER_CPUS:+taskset -c "$BROKER_CPUS"} ${SLUICE_BIN:-bin/sluice} -c "$work/$1/sluice.conf" & broker=$!
   wait_port
 }
 

@@ -5,7 +5,6 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslProvider;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +20,7 @@ import java.util.List;
 
 /**
  * The server side of TLS for {@code listeners.ssl} and {@code listeners.wss}: TLS 1.3 and 1.2
- * (JDK provider), the PEM key and certificate chain, and, with {@code verify_peer}, client
+ * (OpenSSL where it loads, else the JDK's: {@link TlsProvider}), the PEM key and certificate chain, and, with {@code verify_peer}, client
  * certificates checked against the CA file ({@code fail_if_no_peer_cert} makes one mandatory).
  *
  * <p>{@link #reload()} reads the files again and swaps the context that {@link #newHandler}
@@ -50,7 +49,7 @@ public final class TlsContext {
         List<X509Certificate> chain = PemFiles.certificates(settings.certFile());
         checkPair(key, chain.get(0));
         SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0]))
-                .sslProvider(SslProvider.JDK)
+                .sslProvider(TlsProvider.server())
                 .protocols(PROTOCOLS)
                 .clientAuth(!settings.verifyPeer() ? ClientAuth.NONE
                         : settings.failIfNoPeerCert() ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL);

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslEngine;
+import io.netty.handler.ssl.SslHandler;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,6 +59,17 @@ class TlsContextTest {
     void aKeyWithItsOwnCertificateLoads() throws Exception {
         TlsContext tls = new TlsContext(settings(key("a"), cert("a")));
         assertEquals("CN=a", tls.certificate().getSubjectX500Principal().getName());
+    }
+
+    /** The build ships BoringSSL for linux-x86_64 only; elsewhere the JDK's TLS is the documented fallback. */
+    @Test
+    void onLinuxX8664ConnectionsGetAnOpenSslEngine() throws Exception {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux") && System.getProperty("os.arch").equals("amd64"),
+                "netty-tcnative is shipped for linux-x86_64 only");
+        assertTrue(OpenSsl.isAvailable(), () -> "OpenSSL unavailable: " + OpenSsl.unavailabilityCause());
+        SslHandler handler = new TlsContext(settings(key("a"), cert("a"))).newHandler(ByteBufAllocator.DEFAULT);
+        assertInstanceOf(OpenSslEngine.class, handler.engine());
+        handler.engine().closeOutbound();
     }
 
     @Test

@@ -16,6 +16,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
@@ -229,7 +230,8 @@ public final class MqttBench {
         }
         Measurement m = measure(completed::get);
         loop.running = false;
-        report("connect", m, "connections", "concurrency=" + concurrency + (tls() != null ? " tls" : ""));
+        report("connect", m, "connections", "concurrency=" + concurrency
+                + (tls() != null ? " tls (" + loop.negotiated + ", client " + SslContext.defaultClientProvider() + ")" : ""));
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
@@ -241,6 +243,8 @@ public final class MqttBench {
         private final AtomicLong completed;
         private final AtomicLong ids;
         volatile boolean running = true;
+        /** With TLS, the protocol and cipher suite of the first handshake, for the report. */
+        volatile String negotiated;
 
         ConnectLoop(Bootstrap bootstrap, String host, int port, AtomicLong completed, AtomicLong ids, SslContext tls) {
             this.bootstrap = bootstrap.handler(new ChannelInitializer<SocketChannel>() {
@@ -261,6 +265,10 @@ public final class MqttBench {
                         public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
                             if (event instanceof SslHandshakeCompletionEvent done) {
                                 if (done.isSuccess()) {
+                                    if (negotiated == null) {
+                                        javax.net.ssl.SSLSession session = ctx.pipeline().get(SslHandler.class).engine().getSession();
+                                        negotiated = session.getProtocol() + " " + session.getCipherSuite();
+                                    }
                                     sendConnect(ctx);
                                 } else {
                                     ctx.close();
