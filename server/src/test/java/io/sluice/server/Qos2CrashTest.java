@@ -181,9 +181,9 @@ class Qos2CrashTest {
                 RawClient.Publish once = RawClient.parsePublish(raw.readUntil(RawClient.PUBLISH), true);
                 assertEquals("once", text(once));
                 held = once.packetId(); // no PUBREC: killed at once
+                onceSent = sent;
                 first.kill();
             }
-            onceSent = sent;
             try (ServerProcess second = start(port); RawClient raw = rawSubscriber(port, false)) {
                 assertStored(onceSent.get(30, TimeUnit.SECONDS)); // sent again after the restart
                 assertStored(publish(publisher, "after").get(30, TimeUnit.SECONDS));
