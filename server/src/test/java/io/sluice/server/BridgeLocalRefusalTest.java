@@ -19,6 +19,7 @@ import io.sluice.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -123,8 +124,12 @@ class BridgeLocalRefusalTest {
         if (!Files.isDirectory(dir.resolve("parquet"))) {
             return captured;
         }
-        for (Object[] row : DuckDb.query("SELECT data FROM read_parquet('" + dir.resolve("parquet") + "/*.parquet')")) {
-            captured.add(new String((byte[]) row[0], StandardCharsets.UTF_8));
+        try {
+            for (Object[] row : DuckDb.query("SELECT data FROM read_parquet('" + dir.resolve("parquet") + "/*.parquet')")) {
+                captured.add(new String((byte[]) row[0], StandardCharsets.UTF_8));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the Parquet files of " + dir.resolve("parquet") + " failed", e);
         }
         return captured;
     }
