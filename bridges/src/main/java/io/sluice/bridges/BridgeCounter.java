@@ -20,10 +20,12 @@ public enum BridgeCounter {
     EXPIRED("messages whose MQTT 5 expiry interval passed while they waited in the backlog"),
     INVALID_TOPIC("messages whose renamed topic is not a valid topic name (empty, or with a wildcard), never sent"),
     QOS0_DROPPED_OFFLINE("QoS 0 messages not stored (retry_qos_0 = false) while the remote was away or slow"),
-    STORE_FAILED("messages the backlog could not store (a disk error); their publishers were acknowledged"),
+    STORE_FAILED("messages the backlog could not store (a disk error); not acknowledged to their publishers as stored"),
     RECEIVED("messages received from the remote's subscriptions"),
     RECEIVED_DENIED("received messages the local ACL did not let the bridge publish"),
     RECEIVED_INVALID("received messages whose local topic is not valid here"),
+    RECEIVED_NOT_STORED("received QoS 1/2 messages the local side could not store (full disk, offline log, full queue): "
+            + "not acknowledged, the bridge reconnects so that the remote sends them again"),
     RECEIVED_LOOPED("received messages that had passed through this node before (MQTT 5 sluice-path), dropped"),
     CONNECTS("connections established"),
     CONNECT_FAILURES("connection attempts that failed"),

@@ -20,9 +20,11 @@ public interface LocalPublisher {
     }
 
     /**
-     * Publishes {@code message} as {@code publisher}. {@code done} runs exactly once, on any thread,
-     * when the message is as durable as a local QoS 1/2 publish is before its acknowledgement (at
-     * once for QoS 0 and for a message that was not accepted); the bridge acknowledges the remote then.
+     * Publishes {@code message} as {@code publisher}. {@code done} is settled exactly once, on any
+     * thread: run when the message is as durable as a local QoS 1/2 publish is before its
+     * acknowledgement (at once for QoS 0 and for a message that was not accepted), and the bridge
+     * acknowledges the remote then; or {@linkplain io.sluice.storage.Receipt#refuse refused} when
+     * something that had to store it could not, and the bridge does not acknowledge it.
      */
     Outcome publish(ClientIdentity publisher, BridgeMessage message, Runnable done);
 }

@@ -19,22 +19,17 @@ import io.sluice.parquet.DuckDb;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.server.config.ConfigLoader;
+import io.sluice.server.testing.SmallDisk;
 import io.sluice.testing.Eventually;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +38,6 @@ import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,68 +55,25 @@ class DiskFullTest {
 
     @TempDir
     Path dir;
+    private SmallDisk smallDisk;
     private Path disk;
-    private boolean mounted;
     private SluiceServer server;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        disk = Files.createDirectories(dir.resolve("disk"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk.toString())
-                .redirectErrorStream(true).start();
-        String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        boolean done = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
-        Assumptions.assumeTrue(done, "skipped: cannot mount a 4 MiB tmpfs at " + disk + " (needs root and CAP_SYS_ADMIN): "
-                + output);
-        mounted = true;
+        smallDisk = SmallDisk.mount(dir.resolve("disk"), "4m");
+        disk = smallDisk.path();
     }
 
     @AfterEach
-    void unmount() throws Exception {
+    void unmount() {
         try {
             if (server != null) {
                 server.close();
             }
         } finally {
-            if (mounted) {
-                try {
-                    Eventually.await(this::unmounted, "umount " + disk);
-                } finally {
-                    if (mounted) {
-                        umount("-l"); // never leave it mounted, even when a test failed
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * Tries to unmount; the JVM may still map a closed segment's index until a collection releases
-     * it, so a busy mount asks for one before the next try.
-     */
-    private boolean unmounted() {
-        if (umount()) {
-            mounted = false;
-            return true;
-        }
-        System.gc();
-        return false;
-    }
-
-    private boolean umount(String... options) {
-        List<String> command = new ArrayList<>(List.of("umount"));
-        command.addAll(List.of(options));
-        command.add(disk.toString());
-        try {
-            Process umount = new ProcessBuilder(command).redirectErrorStream(true).start();
-            umount.getInputStream().readAllBytes();
-            return umount.waitFor(30, TimeUnit.SECONDS) && umount.exitValue() == 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            smallDisk.close();
         }
     }
 
@@ -182,25 +133,6 @@ class DiskFullTest {
         }
     }
 
-    /** Fills what is left of the tmpfs, to the last page. */
-    private Path fillDisk() throws IOException {
-        Path ballast = disk.resolve("ballast");
-        try (FileChannel channel = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            for (int chunk = 64 * 1024; chunk >= 512; chunk /= 2) {
-                ByteBuffer bytes = ByteBuffer.allocate(chunk);
-                try {
-                    while (true) {
-                        bytes.clear();
-                        channel.write(bytes);
-                    }
-                } catch (IOException full) {
-                    // the next, smaller chunk fills what this one could not
-                }
-            }
-        }
-        return ballast;
-    }
-
     private HttpResponse<String> health() throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + server.httpAddress().getPort() + "/health");
         return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
@@ -234,7 +166,7 @@ class DiskFullTest {
         }
         Eventually.await(() -> exchange.counter(StoreCounter.RECORDS_WRITTEN) == 20, "the first 20 messages in Parquet");
 
-        Path ballast = fillDisk();
+        Path ballast = smallDisk.fill();
         int refused = 0;
         for (int i = 0; i < 10; i++) {
             if (publish(publisher, "full-" + i)) {

@@ -1,6 +1,7 @@
 package io.sluice.testing;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,7 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real file channel that fails on demand, for fault-injection tests: while {@link Faults#failWrites}
  * is set a write stores part of its bytes and then fails as a full disk does ("No space left on
  * device"), and while {@link Faults#failForce} is set an fsync fails as a broken disk's does
- * ("Input/output error"). Everything else goes to the real channel.
+ * ("Input/output error"). {@link Faults#writeDelayMillis} makes every write wait first, as on a
+ * slow disk, which holds open the window between a change and its record reaching the file (for
+ * crash tests that must kill a process inside it). Everything else goes to the real channel.
  */
 public final class FaultyFileChannel extends FileChannel {
 
@@ -21,6 +24,7 @@ public final class FaultyFileChannel extends FileChannel {
     public static final class Faults {
         public volatile boolean failWrites;
         public volatile boolean failForce;
+        public volatile long writeDelayMillis;
         public final AtomicInteger writesFailed = new AtomicInteger();
         public final AtomicInteger forcesFailed = new AtomicInteger();
     }
@@ -46,8 +50,22 @@ public final class FaultyFileChannel extends FileChannel {
         return new IOException("No space left on device");
     }
 
+    /** Waits {@link Faults#writeDelayMillis} before a write, if set. */
+    private void slowDisk() throws IOException {
+        long delay = faults.writeDelayMillis;
+        if (delay > 0) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while delaying a write by " + delay + " ms");
+            }
+        }
+    }
+
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
+        slowDisk();
         if (faults.failWrites) {
             throw diskFull(src, position);
         }
@@ -56,6 +74,7 @@ public final class FaultyFileChannel extends FileChannel {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
+        slowDisk();
         if (faults.failWrites) {
             long at = delegate.position();
             IOException e = diskFull(src, at);
@@ -67,6 +86,7 @@ public final class FaultyFileChannel extends FileChannel {
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        slowDisk();
         if (faults.failWrites) {
             faults.writesFailed.incrementAndGet();
             throw new IOException("No space left on device");

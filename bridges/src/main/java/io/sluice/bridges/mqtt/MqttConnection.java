@@ -39,6 +39,7 @@ import io.sluice.bridges.Remote;
 import io.sluice.bridges.UserProperty;
 import io.sluice.bridges.backlog.BacklogRecord;
 import io.sluice.logging.RateLimitedLog;
+import io.sluice.storage.Receipt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -567,7 +568,7 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
                 remote.localRetain(topic, msg.fixedHeader().isRetain()), properties, remote.identity().clientId(),
                 System.currentTimeMillis());
         remote.counters().increment(BridgeCounter.RECEIVED);
-        Runnable done = qos == 0 ? NOTHING : () -> acknowledgeInbound(id, qos);
+        Runnable done = qos == 0 ? NOTHING : new InboundReceipt(id, qos);
         LocalPublisher.Outcome outcome = remote.publisher().publish(remote.identity(), message, done);
         if (outcome == LocalPublisher.Outcome.DENIED) {
             remote.counters().increment(BridgeCounter.RECEIVED_DENIED);
@@ -606,21 +607,62 @@ final class MqttConnection extends SimpleChannelInboundHandler<MqttMessage> {
         return known;
     }
 
-    /** The local publish is durable: acknowledge the remote (from any thread). */
-    private void acknowledgeInbound(int id, int qos) {
-        if (ctx.executor().inEventLoop()) {
-            sendInboundAck(id, qos);
-        } else {
-            ctx.executor().execute(() -> sendInboundAck(id, qos));
+    /**
+     * What the local side answers for one QoS 1/2 message from the remote: it is stored (and the
+     * remote gets its PUBACK or PUBREC), or it could not be stored (a full disk, an offline
+     * write-ahead log, a full stream or backlog queue) and stays unacknowledged.
+     */
+    private final class InboundReceipt implements Receipt {
+        private final int id;
+        private final int qos;
+
+        InboundReceipt(int id, int qos) {
+            this.id = id;
+            this.qos = qos;
+        }
+
+        @Override
+        public void run() {
+            onEventLoop(() -> sendInboundAck(id, qos));
+        }
+
+        @Override
+        public void refused() {
+            onEventLoop(() -> notStoredLocally(id, qos));
         }
     }
 
+    private void onEventLoop(Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
+    }
+
+    /**
+     * A message from the remote that the local side could not store is not acknowledged. A
+     * remote sends an unacknowledged message again only on a new connection (MQTT 5 §4.4), so the
+     * bridge ends this one and reconnects after its backoff; a remote that kept the session
+     * ({@code clean_start = false}) then sends it again, with DUP. Its QoS 2 packet id is not
+     * marked received, so the message sent again is published again.
+     */
+    private void notStoredLocally(int id, int qos) {
+        remote.counters().increment(BridgeCounter.RECEIVED_NOT_STORED);
+        refusedLocally.warn("a QoS " + qos + " message from the remote (packet id " + id + ") could not be stored "
+                + "locally (a capture, stream, bridge backlog or the broker state refused it): not acknowledged; "
+                + remote.counters().get(BridgeCounter.RECEIVED_NOT_STORED) + " so far");
+        fail("a message from the remote could not be stored locally; reconnecting so that the remote sends it again",
+                null);
+    }
+
     private void sendInboundAck(int id, int qos) {
+        if (qos == 2) {
+            // stored: even if this connection has ended, the remote's resend of it must not be published again
+            remote.receivedQos2()[id] = true;
+        }
         if (ended) {
             return;
-        }
-        if (qos == 2) {
-            remote.receivedQos2()[id] = true;
         }
         writeAfterRead(pubReply(qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC, id));
     }

@@ -21,11 +21,20 @@ import java.util.concurrent.TimeUnit;
  * PUBCOMP. A slow client fills its bounded write buffer, then its session queue (bounded, with
  * drops counted), and never the broker's memory.
  *
+ * <p>An outbox that {@linkplain Outbox#waitsForJournal() waits for the journal} (a persistent
+ * session's QoS 2 PUBLISH or PUBREL) is held, in order with everything written after it, until
+ * the state journal has written what the session reported; meanwhile the session is not drained,
+ * so at most one drain's worth waits in memory.
+ *
  * <p>Owned by the connection's event loop.
  */
 final class OutboundFlow {
     private final Connection c;
     private final Runnable drainTask = this::drain;
+    private final Runnable releaseHeld = this::releaseHeld;
+    /** What waits for the state journal, in the order it was to be written; owned by the event loop. */
+    private final Outbox held = new Outbox();
+    private boolean holding;
     private ScheduledFuture<?> retryTask;
     /** In {@link PendingDrains}' list of connections to drain; owned by the event loop. */
     boolean drainPending;
@@ -81,8 +90,8 @@ final class OutboundFlow {
     boolean drainUnflushed() {
         Channel channel = c.ctx.channel();
         ConnectedClient client = c.client();
-        if (!channel.isActive() || client == null) {
-            return false;
+        if (!channel.isActive() || client == null || holding) {
+            return false; // once what is held is written, releaseHeld drains again
         }
         long budget = channel.bytesBeforeUnwritable();
         if (budget <= 0) {
@@ -107,8 +116,35 @@ final class OutboundFlow {
         }
     }
 
+    /** Writes the outbox, or holds it until the state journal has written what it depends on. */
     private void writeOutbox() {
         Outbox outbox = c.outbox;
+        if (holding) {
+            outbox.moveTo(held); // behind what is held, to keep the order
+        } else if (outbox.waitsForJournal()) {
+            outbox.moveTo(held);
+            holding = true;
+            c.broker.sessions().journal().whenWritten(() -> c.ctx.executor().execute(releaseHeld));
+        } else {
+            write(outbox);
+        }
+    }
+
+    /**
+     * The journal wrote (or failed to write: forwarding goes on, and only exactly once across a
+     * crash is lost) what the held packets depend on: writes them and drains again.
+     */
+    private void releaseHeld() {
+        holding = false;
+        if (!c.ctx.channel().isActive() || c.client() == null) {
+            held.clear(); // gone: the session resends what is in flight to the next connection
+            return;
+        }
+        write(held);
+        drain();
+    }
+
+    private void write(Outbox outbox) {
         long now = System.currentTimeMillis();
         try {
             for (int i = 0; i < outbox.size(); i++) {
@@ -165,8 +201,8 @@ final class OutboundFlow {
         int packetId = Connection.packetId(msg);
         boolean failed = msg.variableHeader() instanceof MqttPubReplyMessageVariableHeader reply
                 && (reply.reasonCode() & 0xFF) >= 0x80;
-        switch (c.client().session().onPubRec(packetId, failed)) {
-            case SEND_PUBREL -> c.ctx.write(Acks.pubRel(packetId, 0));
+        switch (c.client().session().onPubRec(packetId, failed, c.outbox)) {
+            case SEND_PUBREL -> writeOutbox();
             case UNKNOWN_PACKET_ID -> c.ctx.write(Acks.pubRel(packetId, c.isMqtt5() ? 0x92 : 0));
             case DONE -> { }
         }

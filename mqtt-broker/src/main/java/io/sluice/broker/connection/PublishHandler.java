@@ -1,6 +1,7 @@
 package io.sluice.broker.connection;
 
 import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
@@ -12,6 +13,7 @@ import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.topic.InvalidTopicException;
 import io.sluice.broker.topic.TopicName;
@@ -184,9 +186,20 @@ final class PublishHandler {
         }
     }
 
-    /** PUBREL: the QoS 2 exchange of this packet id is over; answer PUBCOMP. */
+    /**
+     * PUBREL: the QoS 2 exchange of this packet id is over; answer PUBCOMP. Once it has the
+     * PUBCOMP the client may use the packet id for its next message, so for a journaled session
+     * the PUBCOMP waits until the release is written: a restart that still held the id would take
+     * that next message for a resend of this one and never route it.
+     */
     static void release(Connection c, int packetId) {
-        boolean known = c.client().session().releaseQos2(packetId);
-        c.ctx.write(Acks.pubComp(packetId, known || !c.isMqtt5() ? SUCCESS : PACKET_ID_NOT_FOUND));
+        Session session = c.client().session();
+        boolean known = session.releaseQos2(packetId);
+        MqttMessage pubComp = Acks.pubComp(packetId, known || !c.isMqtt5() ? SUCCESS : PACKET_ID_NOT_FOUND);
+        if (known && session.journaled()) {
+            c.broker.sessions().journal().whenWritten(() -> c.ctx.executor().execute(() -> c.ctx.writeAndFlush(pubComp)));
+        } else {
+            c.ctx.write(pubComp);
+        }
     }
 }

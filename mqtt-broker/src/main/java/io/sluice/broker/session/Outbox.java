@@ -8,6 +8,11 @@ import java.util.Arrays;
  * What a session hands its connection to send, filled under the session lock and written after
  * it is released, so that encoding never holds up publishers offering to the same session.
  * One per connection, reused drain after drain; owned by the connection's event loop.
+ *
+ * <p>A session whose state is journaled marks the outbox {@link #waitsForJournal()} when it holds
+ * a QoS 2 PUBLISH or a PUBREL: each puts the client in a state that a restart must find (the
+ * client holds the packet id, or has released it), so it may leave only once the journal has
+ * written the delivery's new stage.
  */
 public final class Outbox {
     private static final byte PUBLISH = 0;
@@ -19,6 +24,7 @@ public final class Outbox {
     private int[] packetIds = new int[8];
     private byte[] kinds = new byte[8];
     private int size;
+    private boolean waitsForJournal;
 
     void publish(Delivery delivery, int packetId, boolean dup) {
         add(delivery, packetId, dup ? PUBLISH_DUP : PUBLISH);
@@ -26,6 +32,25 @@ public final class Outbox {
 
     void pubrel(int packetId) {
         add(null, packetId, PUBREL);
+    }
+
+    /** What was just added may leave only once the state journal has written what the session reported before. */
+    void waitForJournal() {
+        waitsForJournal = true;
+    }
+
+    /** Whether the entries may leave only once the state journal has written what the session reported. */
+    public boolean waitsForJournal() {
+        return waitsForJournal;
+    }
+
+    /** Appends every entry to {@code target} (which then waits for the journal if this did) and empties this outbox. */
+    public void moveTo(Outbox target) {
+        for (int i = 0; i < size; i++) {
+            target.add(deliveries[i], packetIds[i], kinds[i]);
+        }
+        target.waitsForJournal |= waitsForJournal;
+        clear();
     }
 
     private void add(Delivery delivery, int packetId, byte kind) {
@@ -67,5 +92,6 @@ public final class Outbox {
     public void clear() {
         Arrays.fill(deliveries, 0, size, null);
         size = 0;
+        waitsForJournal = false;
     }
 }

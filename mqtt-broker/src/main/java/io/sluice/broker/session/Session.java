@@ -95,7 +95,8 @@ public final class Session implements Subscriber {
         saveSnapshot();
     }
 
-    private boolean journaled() {
+    /** Whether changes are reported to the journal: a persistent session of a broker that keeps state. */
+    public synchronized boolean journaled() {
         return !ended && expiryIntervalSeconds > 0 && journal.enabled();
     }
 
@@ -197,6 +198,7 @@ public final class Session implements Subscriber {
                 save(next);
             }
             out.publish(next.delivery, next.packetId, false);
+            waitForJournalIfQos2(out, next);
             budget -= next.weight();
         }
         return !queue.isEmpty();
@@ -218,12 +220,28 @@ public final class Session implements Subscriber {
         }
     }
 
-    private static void resend(Outbox out, PendingDelivery pending, long nowNanos) {
+    private void resend(Outbox out, PendingDelivery pending, long nowNanos) {
         pending.sentNanos = nowNanos;
         if (pending.stage == DeliveryStage.AWAITING_ACK) {
             out.publish(pending.delivery, pending.packetId, true);
         } else {
             out.pubrel(pending.packetId);
+        }
+        waitForJournalIfQos2(out, pending);
+    }
+
+    /**
+     * Exactly once across a crash: once the client has a QoS 2 PUBLISH it holds the packet id and
+     * takes a resend under that id for a duplicate, and once it has a PUBREL it forgets the id. If
+     * the broker restarted without the delivery's stage on disk, it would send the message again
+     * as new (a QoS 2 duplicate), or a PUBLISH the client already released. So a journaled QoS 2
+     * PUBLISH or PUBREL leaves only once the journal has written the stage (and everything
+     * reported before it, such as the publisher's packet id). Resends wait too: the stage they
+     * repeat may not be written yet.
+     */
+    private void waitForJournalIfQos2(Outbox out, PendingDelivery pending) {
+        if (pending.delivery.qos() == 2 && journaled()) {
+            out.waitForJournal();
         }
     }
 
@@ -244,9 +262,10 @@ public final class Session implements Subscriber {
 
     /**
      * PUBREC for a QoS 2 delivery. A failure reason code ends the exchange (MQTT 5 §4.3.3);
-     * otherwise the delivery now waits for PUBCOMP and the caller sends PUBREL.
+     * otherwise the delivery now waits for PUBCOMP and its PUBREL is put in {@code out}, which the
+     * caller writes (SEND_PUBREL).
      */
-    public synchronized PubRecOutcome onPubRec(int packetId, boolean failed) {
+    public synchronized PubRecOutcome onPubRec(int packetId, boolean failed, Outbox out) {
         PendingDelivery pending = inflight.get(packetId);
         if (pending == null || pending.delivery.qos() != 2) {
             return PubRecOutcome.UNKNOWN_PACKET_ID;
@@ -259,6 +278,8 @@ public final class Session implements Subscriber {
             pending.stage = DeliveryStage.AWAITING_COMP;
             save(pending);
         }
+        out.pubrel(packetId);
+        waitForJournalIfQos2(out, pending);
         return PubRecOutcome.SEND_PUBREL;
     }
 

@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -43,14 +44,29 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #launch(Path, String)}, with the server's class path given explicitly. */
     public static ServerProcess launch(Path dir, String config, String classPath) throws IOException {
+        return launch(dir, config, classPath, SluiceMain.class);
+    }
+
+    /**
+     * As {@link #launch(Path, String, String)}, through another main class that wraps
+     * {@link SluiceMain} (such as {@link SlowDiskMain}) with JVM options such as its system properties.
+     */
+    public static ServerProcess launch(Path dir, String config, String classPath, Class<?> main,
+                                       String... jvmOptions) throws IOException {
         Path file = dir.resolve("sluice.conf");
         Files.writeString(file, "persistence.dir = \"" + dir.resolve("state") + "\"\n"
                 + "parquet.dir = \"" + dir.resolve("parquet") + "\"\n"
                 + "listeners.tcp.bind = \"127.0.0.1:0\"\n" + config);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", classPath,
-                SluiceMain.class.getName(), "-c", file.toString()).redirectErrorStream(true).start();
-        return new ServerProcess(process);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-cp", classPath, main.getName(), "-c", file.toString()));
+        return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** As {@link #launch(Path, String, String, Class, String...)} on this class path, and waits until it listens. */
+    public static ServerProcess start(Path dir, String config, Class<?> main, String... jvmOptions) throws IOException {
+        return awaitListening(launch(dir, config, System.getProperty("java.class.path"), main, jvmOptions));
     }
 
     /** Launches and waits until the MQTT listener accepts connections. */

@@ -1,0 +1,140 @@
+package io.sluice.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
+import io.sluice.bridges.Bridge;
+import io.sluice.bridges.BridgeCounter;
+import io.sluice.bridges.testing.HiveClient;
+import io.sluice.bridges.testing.MosquittoProcess;
+import io.sluice.bridges.testing.TcpGate;
+import io.sluice.server.config.ConfigLoader;
+import io.sluice.server.testing.SmallDisk;
+import io.sluice.testing.Eventually;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A full disk under a bridge's store-and-forward backlog while its remote (Mosquitto) is
+ * unreachable: the backlog cannot grow, so a QoS 1 PUBLISH that must be forwarded is not
+ * acknowledged as stored (MQTT 5 PUBACK 0x97) and counted ({@code store_failed}); once the ballast
+ * is deleted the backlog takes messages again without a restart, and when the remote is
+ * reachable the backlog drains to it with every acknowledged message.
+ */
+class BridgeBacklogDiskFullTest {
+    private static final int PAYLOAD_BYTES = 8 * 1024;
+
+    @TempDir
+    Path dir;
+    private SmallDisk disk;
+    private SluiceServer server;
+
+    @BeforeEach
+    void mountSmallDisk() throws Exception {
+        disk = SmallDisk.mount(dir.resolve("disk"), "4m");
+    }
+
+    @AfterEach
+    void unmount() {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            disk.close();
+        }
+    }
+
+    private static byte[] payload(String id) {
+        byte[] payload = new byte[PAYLOAD_BYTES];
+        byte[] head = (id + "|").getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(head, 0, payload, 0, head.length);
+        return payload;
+    }
+
+    private static String id(byte[] payload) {
+        String text = new String(payload, 0, Math.min(payload.length, 32), StandardCharsets.ISO_8859_1);
+        return text.substring(0, text.indexOf('|'));
+    }
+
+    /** Publishes with QoS 1; true for PUBACK success, false for 0x97 Quota exceeded. */
+    private static boolean publish(Mqtt5BlockingClient client, String id) {
+        try {
+            client.publishWith().topic("data/x").qos(MqttQos.AT_LEAST_ONCE).payload(payload(id)).send();
+            return true;
+        } catch (Mqtt5PubAckException e) {
+            assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, e.getMqttMessage().getReasonCode());
+            return false;
+        }
+    }
+
+    @Test
+    void aBacklogOnAFullDiskRefusesNewMessagesAndDrainsEverythingAcknowledgedOnceSpaceIsFreed() throws Exception {
+        try (MosquittoProcess mosquitto = MosquittoProcess.start(dir, "max_queued_messages 0");
+             TcpGate network = TcpGate.to(mosquitto.port(), false);
+             HiveClient cloud = HiveClient.connect(mosquitto.port()).subscribe("edge/#", 1)) {
+            Path file = dir.resolve("sluice.conf");
+            Files.writeString(file, """
+                    listeners.tcp.bind = "127.0.0.1:0"
+                    persistence.enabled = false
+                    parquet.dir = "%s"
+                    bridges.mqtt.cloud {
+                      server = "%s"
+                      proto_ver = 5
+                      backoff_max = 1s
+                      forwards = [ { local_topic = "data/#", remote_topic = "", prefix = "edge/" } ]
+                    }
+                    bridges.mqtt.cache { mounted_file_path = "%s", flush = always }
+                    """.formatted(dir.resolve("parquet"), network.url(), disk.path().resolve("bridges")));
+            server = SluiceServer.start(ConfigLoader.load(file));
+            Bridge bridge = server.bridges().all().get(0);
+            Mqtt5BlockingClient publisher = MqttClient.builder().useMqttVersion5().identifier("device")
+                    .serverHost("127.0.0.1").serverPort(server.address("tcp").getPort()).buildBlocking();
+            publisher.connect();
+            Set<String> acknowledged = new HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                assertTrue(publish(publisher, "before-" + i));
+                acknowledged.add("before-" + i);
+            }
+
+            Path ballast = disk.fill();
+            int refused = 0;
+            for (int i = 0; i < 10; i++) {
+                if (publish(publisher, "full-" + i)) {
+                    acknowledged.add("full-" + i);
+                } else {
+                    refused++;
+                }
+            }
+            assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
+            assertTrue(bridge.counters().get(BridgeCounter.STORE_FAILED) >= refused, "the refusals are counted");
+
+            Files.delete(ballast);
+            for (int i = 0; i < 20; i++) {
+                assertTrue(publish(publisher, "after-" + i), "the backlog takes messages again: after-" + i);
+                acknowledged.add("after-" + i);
+            }
+            publisher.disconnect();
+
+            network.open();
+            Eventually.await(() -> {
+                Set<String> arrived = new HashSet<>();
+                cloud.received().forEach(p -> arrived.add(id(p.getPayloadAsBytes())));
+                return arrived.containsAll(acknowledged);
+            }, () -> "every acknowledged message reached the remote; " + cloud.received().size() + " arrived, "
+                    + acknowledged.size() + " acknowledged");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.sluice.server.testing;
+
+import io.sluice.testing.Eventually;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A small tmpfs mounted for a disk-full test, and a ballast file that fills it to the last page.
+ * Mounting needs root (and CAP_SYS_ADMIN); elsewhere {@link #mount} skips the test, saying so.
+ */
+public final class SmallDisk implements AutoCloseable {
+    private final Path path;
+    private boolean mounted = true;
+
+    private SmallDisk(Path path) {
+        this.path = path;
+    }
+
+    /** Mounts a tmpfs of {@code size} (such as {@code 4m}) at {@code dir}, creating it; skips the test if it cannot. */
+    public static SmallDisk mount(Path dir, String size) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        boolean done = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
+        Assumptions.assumeTrue(done, "skipped: cannot mount a " + size + " tmpfs at " + dir
+                + " (needs root and CAP_SYS_ADMIN): " + output);
+        return new SmallDisk(dir);
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** Fills what is left of the disk, to the last page; returns the ballast file, whose deletion frees it. */
+    public Path fill() throws IOException {
+        Path ballast = path.resolve("ballast");
+        try (FileChannel channel = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (int chunk = 64 * 1024; chunk >= 512; chunk /= 2) {
+                ByteBuffer bytes = ByteBuffer.allocate(chunk);
+                try {
+                    while (true) {
+                        bytes.clear();
+                        channel.write(bytes);
+                    }
+                } catch (IOException full) {
+                    // the next, smaller chunk fills what this one could not
+                }
+            }
+        }
+        return ballast;
+    }
+
+    /** Unmounts, lazily if it stays busy: never left mounted, even after a failed test. */
+    @Override
+    public void close() {
+        if (!mounted) {
+            return;
+        }
+        try {
+            Eventually.await(this::unmounted, "umount " + path);
+        } finally {
+            if (mounted) {
+                umount("-l");
+            }
+        }
+    }
+
+    /**
+     * Tries to unmount; the JVM may still map a closed segment's index until a collection releases
+     * it, so a busy mount asks for one before the next try.
+     */
+    private boolean unmounted() {
+        if (umount()) {
+            mounted = false;
+            return true;
+        }
+        System.gc();
+        return false;
+    }
+
+    private boolean umount(String... options) {
+        List<String> command = new ArrayList<>(List.of("umount"));
+        command.addAll(List.of(options));
+        command.add(path.toString());
+        try {
+            Process umount = new ProcessBuilder(command).redirectErrorStream(true).start();
+            umount.getInputStream().readAllBytes();
+            return umount.waitFor(30, TimeUnit.SECONDS) && umount.exitValue() == 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
