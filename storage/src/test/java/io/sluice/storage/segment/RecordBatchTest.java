@@ -70,7 +70,8 @@ class RecordBatchTest {
     void flippingAnyByteAfterTheLengthFailsTheHeaderCheckOrTheCrc() {
         RecordBatchBuilder builder = new RecordBatchBuilder(4096);
         for (int i = 0; i < 5; i++) {
-            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t".getBytes(StandardCharsets.UTF_8), List.of(), List.of());
+            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t".getBytes(StandardCharsets.UTF_8),
+                    List.of(), List.of());
         }
         ByteBuffer batch = copy(builder.seal());
         CRC32C crc = new CRC32C();
