@@ -149,6 +149,8 @@ public final class BatchFileWriter implements Closeable {
     /**
      * Parquet's writer keeps the metadata of the row groups it wrote to itself until the footer;
      * the journal needs each one as soon as it is written, so it is read from that private list.
+     * parquet-hadoop 1.18.1 has no public way to it: {@code getFooter()} refuses before {@code end()}
+     * ("Cannot return unfinished footer"), and {@code endBlock()} returns nothing.
      */
     private static VarHandle blocksField() {
         try {

@@ -55,13 +55,13 @@ final class RecordBatchBuilder {
 
     /** Bytes a record adds to a batch whose first record had {@code firstTimestamp} and offset {@code base}. */
     static int recordSize(long offsetDelta, long timestampDelta, byte[] key, byte[] value,
-                          CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+                          byte[] tag, List<? extends CharSequence> tags, List<Header> headers) {
         int body = bodySize(offsetDelta, timestampDelta, key, value, tag, tags, headers);
         return Varint.sizeOfInt(body) + body;
     }
 
     private static int bodySize(long offsetDelta, long timestampDelta, byte[] key, byte[] value,
-                                CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+                                byte[] tag, List<? extends CharSequence> tags, List<Header> headers) {
         return 1 + Varint.sizeOfLong(timestampDelta) + Varint.sizeOfInt((int) offsetDelta)
                 + fieldSize(key) + fieldSize(value) + tagsSize(tag, tags) + headersSize(headers);
     }
@@ -83,9 +83,9 @@ final class RecordBatchBuilder {
         return bytes == null ? Varint.sizeOfInt(-1) : Varint.sizeOfInt(bytes.length) + bytes.length;
     }
 
-    private static int tagsSize(CharSequence tag, List<? extends CharSequence> tags) {
+    private static int tagsSize(byte[] tag, List<? extends CharSequence> tags) {
         if (tag != null) {
-            return Varint.sizeOfInt(1) + tagSize(tag);
+            return Varint.sizeOfInt(1) + Varint.sizeOfInt(tag.length) + tag.length;
         }
         int size = Varint.sizeOfInt(tags.size());
         for (int i = 0; i < tags.size(); i++) {
@@ -101,7 +101,7 @@ final class RecordBatchBuilder {
 
     /** Bytes the record would add to this builder now. */
     int sizeIfAppended(long offset, long timestamp, byte[] key, byte[] value,
-                       CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+                       byte[] tag, List<? extends CharSequence> tags, List<Header> headers) {
         long offsetDelta = open ? offset - baseOffset : 0;
         long timestampDelta = open ? timestamp - firstTimestamp : 0;
         return recordSize(offsetDelta, timestampDelta, key, value, tag, tags, headers);
@@ -114,11 +114,11 @@ final class RecordBatchBuilder {
 
     /**
      * Appends one record; the caller has checked {@link #sizeIfAppended} against {@link #remaining}.
-     * Exactly one of {@code tag} and {@code tags} is used: {@code tag} when it is not null. Header
+     * Exactly one of {@code tag} (UTF-8) and {@code tags} is used: {@code tag} when it is not null. Header
      * keys are written as UTF-8, the way tags are.
      */
     void append(long offset, long timestamp, byte[] key, byte[] value,
-                CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+                byte[] tag, List<? extends CharSequence> tags, List<Header> headers) {
         if (!open) {
             start(offset, timestamp);
         }
@@ -131,7 +131,7 @@ final class RecordBatchBuilder {
      * batch builder's encoding, also the value format of the RocksDB engine ({@link RecordCodec}).
      */
     static void writeRecord(ByteBuffer buffer, long offsetDelta, long timestampDelta, byte[] key, byte[] value,
-                            CharSequence tag, List<? extends CharSequence> tags, List<Header> headers) {
+                            byte[] tag, List<? extends CharSequence> tags, List<Header> headers) {
         Varint.writeInt(bodySize(offsetDelta, timestampDelta, key, value, tag, tags, headers), buffer);
         buffer.put(headers.isEmpty() ? 0 : RecordBatch.HAS_HEADERS);
         Varint.writeLong(timestampDelta, buffer);
@@ -140,7 +140,7 @@ final class RecordBatchBuilder {
         writeField(value, buffer);
         if (tag != null) {
             Varint.writeInt(1, buffer);
-            writeTag(tag, buffer);
+            writeField(tag, buffer);
         } else {
             Varint.writeInt(tags.size(), buffer);
             for (int i = 0; i < tags.size(); i++) {

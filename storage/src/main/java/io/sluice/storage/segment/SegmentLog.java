@@ -88,6 +88,8 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     private final LogScheduler scheduler;
     private final boolean ownsScheduler;
     private final StorageCounters counters = new StorageCounters();
+    /** Writer only, like the batch builder. */
+    private final TagCache tagCache = new TagCache();
     private final LogSegments segments;
     private final RecoveryReport recoveryReport;
     private final FileChannel lockChannel;
@@ -234,23 +236,24 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
         if (key == null && settings.cleanupPolicy() == CleanupPolicy.COMPACT) {
             throw new IllegalArgumentException("log '" + name + "' is compacted (cleanup_policy = compact): a record needs a key");
         }
+        byte[] tagBytes = tag == null ? null : tagCache.utf8(tag);
         long offset = nextOffset;
-        int size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags, headers);
+        int size = builder.sizeIfAppended(offset, timestamp, key, value, tagBytes, tags, headers);
         if (size > builder.remaining() && !builder.isEmpty()) {
             writeBatch(builder);
-            size = builder.sizeIfAppended(offset, timestamp, key, value, tag, tags, headers);
+            size = builder.sizeIfAppended(offset, timestamp, key, value, tagBytes, tags, headers);
         }
         if (size > builder.remaining()) {
-            appendOversized(size, offset, timestamp, key, value, tag, tags, headers);
+            appendOversized(size, offset, timestamp, key, value, tagBytes, tags, headers);
         } else {
-            builder.append(offset, timestamp, key, value, tag, tags, headers);
+            builder.append(offset, timestamp, key, value, tagBytes, tags, headers);
         }
         nextOffset = offset + 1;
         return offset;
     }
 
     /** A record larger than the batch buffer gets a batch of its own (rare; allocates). */
-    private void appendOversized(int size, long offset, long timestamp, byte[] key, byte[] value, CharSequence tag,
+    private void appendOversized(int size, long offset, long timestamp, byte[] key, byte[] value, byte[] tag,
                                  List<String> tags, List<Header> headers) {
         int batchBytes = RecordBatch.HEADER_SIZE + size;
         if (batchBytes > settings.segmentBytes()) {

@@ -3,8 +3,9 @@ package io.sluice.storage.segment;
 import java.nio.ByteBuffer;
 
 /**
- * UTF-8 length and encoding of a {@link CharSequence} straight into a buffer, so appending a tag
- * (the MQTT topic of a captured message) allocates nothing. Unpaired surrogates become '?', as
+ * UTF-8 length and encoding of a {@link CharSequence} straight into a buffer, so appending tags
+ * and header keys allocates nothing (a single tag, the topic of a captured message, goes through
+ * {@link TagCache} instead). Unpaired surrogates become '?', as
  * {@link String#getBytes} does.
  */
 final class Utf8 {

@@ -29,7 +29,7 @@ class RecordBatchTest {
     @Test
     void sealedBatchCarriesHeaderFieldsAndRecordsRoundTrip() {
         RecordBatchBuilder builder = new RecordBatchBuilder(4096);
-        builder.append(100, 5000, "k".getBytes(), "v1".getBytes(), "a/b", List.of(), List.of());
+        builder.append(100, 5000, "k".getBytes(), "v1".getBytes(), "a/b".getBytes(StandardCharsets.UTF_8), List.of(), List.of());
         builder.append(101, 4990, null, "v2".getBytes(), null, List.of("x", "ünï"),
                 List.of(new Header("h", "1".getBytes()), new Header("none", null)));
         builder.append(102, 5020, "dead".getBytes(), null, null, List.of(), List.of());
@@ -71,7 +71,8 @@ class RecordBatchTest {
     void flippingAnyByteAfterTheLengthFailsTheHeaderCheckOrTheCrc() {
         RecordBatchBuilder builder = new RecordBatchBuilder(4096);
         for (int i = 0; i < 5; i++) {
-            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t", List.of(), List.of());
+            builder.append(7 + i, 1000 + i, ("key" + i).getBytes(), ("value" + i).getBytes(), "t".getBytes(StandardCharsets.UTF_8),
+                    List.of(), List.of());
         }
         ByteBuffer batch = copy(builder.seal());
         CRC32C crc = new CRC32C();
