@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -20,6 +22,10 @@ import java.util.zip.CRC32C;
  * CRC-32C of the entries int32. Then 12-byte entries sorted by (hash, offset): {@code termHash
  * int64} ({@link SegmentTermIndex#hash}: a key or a tag, told apart by a type byte) and
  * {@code relativeOffset int32}. A hash can collide, so readers compare the record's key or tag.
+ *
+ * <p>Opening the file reads it whole once more to build its {@link TermFilter} from the distinct
+ * hashes, which stays in memory while the file is open so most lookups of a term the segment does
+ * not hold never touch the file.
  */
 final class TermIndexFile implements AutoCloseable {
     static final String SUFFIX = ".termindex";
@@ -33,9 +39,12 @@ final class TermIndexFile implements AutoCloseable {
     private final int logBytes;
     private final long nextOffset;
     private final int count;
+    private final TermFilter filter;
 
-    private TermIndexFile(FileChannel channel, long baseOffset, int logBytes, long nextOffset, int count) {
+    private TermIndexFile(FileChannel channel, long baseOffset, int logBytes, long nextOffset, int count,
+                          TermFilter filter) {
         this.channel = channel;
+        this.filter = filter;
         this.baseOffset = baseOffset;
         this.logBytes = logBytes;
         this.nextOffset = nextOffset;
@@ -94,28 +103,65 @@ final class TermIndexFile implements AutoCloseable {
             header.flip();
             int count = header.remaining() == HEADER && header.getInt() == MAGIC && header.get() == VERSION
                     && header.getLong() == logBytes && header.getLong() == nextOffset ? header.getInt() : -1;
-            if (count < 0 || channel.size() != HEADER + (long) count * ENTRY || header.getInt() != crcOf(channel, count)) {
+            if (count < 0 || channel.size() != HEADER + (long) count * ENTRY) {
                 channel.close();
                 return null;
             }
-            return new TermIndexFile(channel, baseOffset, logBytes, nextOffset, count);
+            int expectedCrc = header.getInt();
+            CRC32C crc = new CRC32C();
+            int[] distinct = {0};
+            DistinctHashes counter = new DistinctHashes(hash -> distinct[0]++);
+            readEntries(channel, count, chunk -> {
+                crc.update(chunk.duplicate());
+                counter.accept(chunk);
+            });
+            if ((int) crc.getValue() != expectedCrc) {
+                channel.close();
+                return null;
+            }
+            TermFilter filter = new TermFilter(distinct[0]);
+            readEntries(channel, count, new DistinctHashes(filter::add));
+            return new TermIndexFile(channel, baseOffset, logBytes, nextOffset, count, filter);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
     }
 
-    private static int crcOf(FileChannel channel, int count) throws IOException {
-        CRC32C crc = new CRC32C();
+    /** Hands the entries to {@code visit} in chunks of whole entries. */
+    private static void readEntries(FileChannel channel, int count, Consumer<ByteBuffer> visit) throws IOException {
         ByteBuffer chunk = ByteBuffer.allocate(64 * 1024 - (64 * 1024) % ENTRY);
         for (long position = HEADER, end = HEADER + (long) count * ENTRY; position < end; ) {
             chunk.clear().limit((int) Math.min(chunk.capacity(), end - position));
             readFully(channel, chunk, position);
             chunk.flip();
             position += chunk.remaining();
-            crc.update(chunk);
+            visit.accept(chunk);
         }
-        return (int) crc.getValue();
+    }
+
+    /** Walks chunks of entries sorted by hash and passes each distinct hash on once. */
+    private static final class DistinctHashes implements Consumer<ByteBuffer> {
+        private final LongConsumer sink;
+        private boolean any;
+        private long previous;
+
+        DistinctHashes(LongConsumer sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void accept(ByteBuffer chunk) {
+            while (chunk.remaining() >= ENTRY) {
+                long hash = chunk.getLong();
+                chunk.getInt();
+                if (!any || hash != previous) {
+                    sink.accept(hash);
+                }
+                any = true;
+                previous = hash;
+            }
+        }
     }
 
     private static void readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
@@ -124,6 +170,11 @@ final class TermIndexFile implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** False when the segment surely holds no term with this hash (its filter); reads nothing. */
+    boolean mightContain(long hash) {
+        return filter.mightContain(hash);
     }
 
     /** Up to {@code limit} offsets at or after {@code from} whose term hashes to {@code hash}, ascending, into {@code out}. */
