@@ -25,7 +25,8 @@ import java.util.zip.CRC32C;
  *
  * <p>Opening the file reads it whole once more to build its {@link TermFilter} from the distinct
  * hashes, which stays in memory while the file is open so most lookups of a term the segment does
- * not hold never touch the file.
+ * not hold never touch the file, and keeps every {@value #FENCE_STRIDE}th hash (8 bytes per
+ * {@value #FENCE_STRIDE} entries) so a lookup's binary search of the file covers a few strides, not the whole file.
  */
 final class TermIndexFile implements AutoCloseable {
     static final String SUFFIX = ".termindex";
@@ -33,6 +34,8 @@ final class TermIndexFile implements AutoCloseable {
     private static final byte VERSION = 1;
     private static final int HEADER = 4 + 1 + 8 + 8 + 4 + 4;
     private static final int ENTRY = 12;
+    /** Every this many entries one hash stays in memory: a lookup's binary search of the file starts within 2 strides. */
+    private static final int FENCE_STRIDE = 128;
 
     private final FileChannel channel;
     private final long baseOffset;
@@ -40,11 +43,13 @@ final class TermIndexFile implements AutoCloseable {
     private final long nextOffset;
     private final int count;
     private final TermFilter filter;
+    private final long[] fences;
 
     private TermIndexFile(FileChannel channel, long baseOffset, int logBytes, long nextOffset, int count,
-                          TermFilter filter) {
+                          TermFilter filter, long[] fences) {
         this.channel = channel;
         this.filter = filter;
+        this.fences = fences;
         this.baseOffset = baseOffset;
         this.logBytes = logBytes;
         this.nextOffset = nextOffset;
@@ -110,7 +115,8 @@ final class TermIndexFile implements AutoCloseable {
             int expectedCrc = header.getInt();
             CRC32C crc = new CRC32C();
             int[] distinct = {0};
-            DistinctHashes counter = new DistinctHashes(hash -> distinct[0]++);
+            long[] fences = new long[(count + FENCE_STRIDE - 1) / FENCE_STRIDE];
+            DistinctHashes counter = new DistinctHashes(hash -> distinct[0]++, fences);
             readEntries(channel, count, chunk -> {
                 crc.update(chunk.duplicate());
                 counter.accept(chunk);
@@ -120,8 +126,8 @@ final class TermIndexFile implements AutoCloseable {
                 return null;
             }
             TermFilter filter = new TermFilter(distinct[0]);
-            readEntries(channel, count, new DistinctHashes(filter::add));
-            return new TermIndexFile(channel, baseOffset, logBytes, nextOffset, count, filter);
+            readEntries(channel, count, new DistinctHashes(filter::add, null));
+            return new TermIndexFile(channel, baseOffset, logBytes, nextOffset, count, filter, fences);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -140,14 +146,19 @@ final class TermIndexFile implements AutoCloseable {
         }
     }
 
-    /** Walks chunks of entries sorted by hash and passes each distinct hash on once. */
+    /**
+     * Walks chunks of entries sorted by hash, passes each distinct hash on once and, given
+     * {@code fences}, keeps the hash of every {@link #FENCE_STRIDE}th entry in it.
+     */
     private static final class DistinctHashes implements Consumer<ByteBuffer> {
         private final LongConsumer sink;
-        private boolean any;
+        private final long[] fences;
+        private long index;
         private long previous;
 
-        DistinctHashes(LongConsumer sink) {
+        DistinctHashes(LongConsumer sink, long[] fences) {
             this.sink = sink;
+            this.fences = fences;
         }
 
         @Override
@@ -155,10 +166,13 @@ final class TermIndexFile implements AutoCloseable {
             while (chunk.remaining() >= ENTRY) {
                 long hash = chunk.getLong();
                 chunk.getInt();
-                if (!any || hash != previous) {
+                if (index == 0 || hash != previous) {
                     sink.accept(hash);
                 }
-                any = true;
+                if (fences != null && index % FENCE_STRIDE == 0) {
+                    fences[(int) (index / FENCE_STRIDE)] = hash;
+                }
+                index++;
                 previous = hash;
             }
         }
@@ -180,8 +194,8 @@ final class TermIndexFile implements AutoCloseable {
     /** Up to {@code limit} offsets at or after {@code from} whose term hashes to {@code hash}, ascending, into {@code out}. */
     void offsets(long hash, long from, int limit, java.util.List<Long> out) throws IOException {
         ByteBuffer entry = ByteBuffer.allocate(ENTRY);
-        int low = 0;
-        int high = count;
+        int low = fenceBelow(hash);
+        int high = fenceAbove(hash);
         while (low < high) {
             int mid = (low + high) >>> 1;
             read(mid, entry);
@@ -200,6 +214,33 @@ final class TermIndexFile implements AutoCloseable {
             }
             out.add(baseOffset + entry.getInt());
         }
+    }
+
+    /** An entry index at or before the first entry of {@code hash}: the fence before the first fence not below it. */
+    private int fenceBelow(long hash) {
+        int first = firstFence(hash, false);
+        return Math.max(0, first - 1) * FENCE_STRIDE;
+    }
+
+    /** An entry index past the last entry of {@code hash}: the first fence above it, or the end. */
+    private int fenceAbove(long hash) {
+        int first = firstFence(hash, true);
+        return first == fences.length ? count : first * FENCE_STRIDE;
+    }
+
+    /** The first fence above {@code hash} ({@code above}) or at or above it (else), or the fence count. */
+    private int firstFence(long hash, boolean above) {
+        int low = 0;
+        int high = fences.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (fences[mid] < hash || (above && fences[mid] == hash)) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     private void read(int index, ByteBuffer entry) throws IOException {
