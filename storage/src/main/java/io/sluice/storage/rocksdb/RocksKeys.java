@@ -42,11 +42,6 @@ final class RocksKeys {
         return ByteBuffer.wrap(bytes).getLong();
     }
 
-    /** Every index entry of one key or tag in one shard starts with this. */
-    static byte[] termPrefix(int shardId, byte[] term) {
-        return ByteBuffer.allocate(2 * Integer.BYTES + term.length).putInt(shardId).putInt(term.length).put(term).array();
-    }
-
     static byte[] termKey(int shardId, byte[] term, long offset) {
         return ByteBuffer.allocate(2 * Integer.BYTES + term.length + OFFSET_BYTES)
                 .putInt(shardId).putInt(term.length).put(term).putLong(offset).array();

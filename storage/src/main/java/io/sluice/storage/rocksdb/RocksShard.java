@@ -2,15 +2,18 @@ package io.sluice.storage.rocksdb;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -243,29 +246,48 @@ public final class RocksShard implements Shard, LogScheduler.Maintained {
         return readByTerm(store.tagIndex(), Shard.tagBytes(tag), fromOffset, maxRecords);
     }
 
-    /** Seeks the index to (term, from) and fetches each record it lists; stale entries are skipped. */
+    /**
+     * Walks the index from (term, from) to (term, end), an upper bound that keeps RocksDB from
+     * reading past the term's entries, then fetches the records it lists with one {@code multiGet}
+     * (sorted, batched block reads); stale entries, whose record is gone, are skipped. Trimming
+     * can leave more stale entries than fit in one pass, so it repeats from after the last one.
+     */
     private List<StoredRecord> readByTerm(ColumnFamilyHandle index, byte[] term, long fromOffset, int maxRecords) {
         long last = end;
-        long from = Math.max(fromOffset, start);
-        byte[] prefix = RocksKeys.termPrefix(id, term);
         return guarded("reading the index of", () -> {
             List<StoredRecord> found = new ArrayList<>();
-            try (RocksIterator it = db.newIterator(index)) {
-                for (it.seek(RocksKeys.termKey(id, term, from)); it.isValid() && found.size() < maxRecords; it.next()) {
-                    byte[] entry = it.key();
-                    long at = RocksKeys.trailingOffset(entry);
-                    if (!RocksKeys.startsWith(entry, prefix) || at >= last) {
-                        break;
-                    }
-                    byte[] value = db.get(records, RocksKeys.offsetKey(at));
-                    if (value != null) {
-                        found.add(new StoredRecord(at, decode(at, value)));
+            for (long from = Math.max(fromOffset, start); from < last && found.size() < maxRecords; ) {
+                List<Long> offsets = termOffsets(index, term, from, last, maxRecords - found.size());
+                if (offsets.isEmpty()) {
+                    break;
+                }
+                List<byte[]> keys = new ArrayList<>(offsets.size());
+                offsets.forEach(at -> keys.add(RocksKeys.offsetKey(at)));
+                List<byte[]> values = db.multiGetAsList(Collections.nCopies(keys.size(), records), keys);
+                for (int i = 0; i < values.size(); i++) {
+                    if (values.get(i) != null) {
+                        found.add(new StoredRecord(offsets.get(i), decode(offsets.get(i), values.get(i))));
                     }
                 }
-                it.status();
+                from = offsets.get(offsets.size() - 1) + 1;
             }
             return found;
         });
+    }
+
+    /** Up to {@code max} offsets in [from, last) the index lists for the term, ascending. */
+    private List<Long> termOffsets(ColumnFamilyHandle index, byte[] term, long from, long last, int max)
+            throws RocksDBException {
+        List<Long> offsets = new ArrayList<>();
+        try (Slice bound = new Slice(RocksKeys.termKey(id, term, last));
+             ReadOptions options = new ReadOptions().setIterateUpperBound(bound);
+             RocksIterator it = db.newIterator(index, options)) {
+            for (it.seek(RocksKeys.termKey(id, term, from)); it.isValid() && offsets.size() < max; it.next()) {
+                offsets.add(RocksKeys.trailingOffset(it.key()));
+            }
+            it.status();
+        }
+        return offsets;
     }
 
     /**

@@ -21,8 +21,9 @@ import io.sluice.storage.StoredRecord;
  * The key and tag index of a segment-engine shard, beside its {@link SegmentLog} rather than in its
  * write path: one {@link TermIndexFile} per sealed segment, and in memory the terms of the records
  * after the last sealed segment, indexed by the reader that first needs them. A lookup
- * binary-searches each sealed segment from {@code fromOffset} on and reads only the records whose
- * term hash matches, so its cost follows the matches and the number of segments, not the records.
+ * binary-searches each sealed segment from {@code fromOffset} on that its file's in-memory
+ * {@link TermFilter} says may hold the term, and reads only the records whose term hash matches,
+ * so its cost follows the matches and the segments holding them, not the records.
  *
  * <p>Files are checked against their segment when first used and rebuilt from it when missing,
  * damaged or stale (after a recovery cut or a compaction); files of segments that retention deleted
@@ -103,6 +104,9 @@ final class SegmentTermIndex implements AutoCloseable {
     private void collectSealed(Segment segment, long next, long hash, long from, long end, int max,
                                Predicate<StoredRecord> matches, List<StoredRecord> found) throws IOException {
         TermIndexFile file = sealedFile(segment, next);
+        if (!file.mightContain(hash)) {
+            return;
+        }
         List<Long> candidates = new ArrayList<>();
         for (long at = from; found.size() < max; ) {
             candidates.clear();
