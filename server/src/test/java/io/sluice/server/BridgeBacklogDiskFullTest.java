@@ -1,13 +1,12 @@
 package io.sluice.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static io.sluice.server.testing.IdPayloads.id;
+import static io.sluice.server.testing.IdPayloads.payload;
+import static io.sluice.server.testing.IdPayloads.publish;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.sluice.bridges.Bridge;
 import io.sluice.bridges.BridgeCounter;
 import io.sluice.bridges.testing.HiveClient;
@@ -16,7 +15,6 @@ import io.sluice.bridges.testing.TcpGate;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.testing.SmallDisk;
 import io.sluice.testing.Eventually;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -34,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  * reachable the backlog drains to it with every acknowledged message.
  */
 class BridgeBacklogDiskFullTest {
-    private static final int PAYLOAD_BYTES = 8 * 1024;
 
     @TempDir
     Path dir;
@@ -54,29 +51,6 @@ class BridgeBacklogDiskFullTest {
             }
         } finally {
             disk.close();
-        }
-    }
-
-    private static byte[] payload(String id) {
-        byte[] payload = new byte[PAYLOAD_BYTES];
-        byte[] head = (id + "|").getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(head, 0, payload, 0, head.length);
-        return payload;
-    }
-
-    private static String id(byte[] payload) {
-        String text = new String(payload, 0, Math.min(payload.length, 32), StandardCharsets.ISO_8859_1);
-        return text.substring(0, text.indexOf('|'));
-    }
-
-    /** Publishes with QoS 1; true for PUBACK success, false for 0x97 Quota exceeded. */
-    private static boolean publish(Mqtt5BlockingClient client, String id) {
-        try {
-            client.publishWith().topic("data/x").qos(MqttQos.AT_LEAST_ONCE).payload(payload(id)).send();
-            return true;
-        } catch (Mqtt5PubAckException e) {
-            assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, e.getMqttMessage().getReasonCode());
-            return false;
         }
     }
 

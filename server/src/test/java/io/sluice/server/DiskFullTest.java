@@ -1,18 +1,17 @@
 package io.sluice.server;
 
+import static io.sluice.server.testing.IdPayloads.id;
+import static io.sluice.server.testing.IdPayloads.payload;
+import static io.sluice.server.testing.IdPayloads.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubRecException;
-import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.publish.pubrec.Mqtt5PubRecReasonCode;
-import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.exchange.Exchange;
 import io.sluice.exchange.ExchangeCounter;
 import io.sluice.parquet.DuckDb;
@@ -20,6 +19,7 @@ import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.testing.SmallDisk;
+import io.sluice.server.testing.UnstoredMqtt311Publish;
 import io.sluice.testing.Eventually;
 import java.io.IOException;
 import java.net.URI;
@@ -33,10 +33,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
-import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
-import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +47,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Mounting needs root (and CAP_SYS_ADMIN); elsewhere the test is skipped, saying so.
  */
 class DiskFullTest {
-    private static final int PAYLOAD_BYTES = 8 * 1024;
 
     @TempDir
     Path dir;
@@ -105,32 +100,6 @@ class DiskFullTest {
                 .serverPort(server.address("tcp").getPort()).buildBlocking();
         client.connect();
         return client;
-    }
-
-    private static byte[] payload(String id) {
-        byte[] payload = new byte[PAYLOAD_BYTES];
-        byte[] head = (id + "|").getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(head, 0, payload, 0, head.length);
-        for (int i = head.length; i < payload.length; i++) {
-            payload[i] = (byte) (i * 31 + id.hashCode()); // not compressible to nothing
-        }
-        return payload;
-    }
-
-    private static String id(byte[] payload) {
-        String text = new String(payload, 0, Math.min(payload.length, 32), StandardCharsets.ISO_8859_1);
-        return text.substring(0, text.indexOf('|'));
-    }
-
-    /** Publishes with QoS 1; true for PUBACK success, false for 0x97 Quota exceeded. */
-    private static boolean publish(Mqtt5BlockingClient client, String id) {
-        try {
-            client.publishWith().topic("data/x").qos(MqttQos.AT_LEAST_ONCE).payload(payload(id)).send();
-            return true;
-        } catch (Mqtt5PubAckException e) {
-            assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, e.getMqttMessage().getReasonCode());
-            return false;
-        }
     }
 
     private HttpResponse<String> health() throws Exception {
@@ -188,17 +157,7 @@ class DiskFullTest {
                 down.body());
         Eventually.await(() -> sysHealth.stream().anyMatch(h -> h.contains("refusing messages")), () -> "$SYS says " + sysHealth);
 
-        long notStoredBefore = server.broker().metrics().get(BrokerCounter.PUBLISH_NOT_STORED);
-        MqttAsyncClient paho = new MqttAsyncClient("tcp://127.0.0.1:" + server.address("tcp").getPort(), "paho",
-                new MemoryPersistence());
-        MqttConnectOptions options = new MqttConnectOptions();
-        options.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
-        options.setCleanSession(false);
-        paho.connect(options).waitForCompletion(10_000);
-        IMqttDeliveryToken mqtt3 = paho.publish("data/x", payload("mqtt3-0"), 1, false);
-        Eventually.await(() -> server.broker().metrics().get(BrokerCounter.PUBLISH_NOT_STORED) > notStoredBefore,
-                "the MQTT 3.1.1 PUBLISH is counted as not stored");
-        assertFalse(mqtt3.isComplete(), "an MQTT 3.1.1 publisher gets no PUBACK for a message not stored");
+        UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, "mqtt3-0");
 
         Files.delete(ballast);
         Eventually.await(() -> healthStatus() == 200, "/health is UP again without a restart");
@@ -207,13 +166,9 @@ class DiskFullTest {
             assertTrue(publish(publisher, "after-" + i), "capture resumed: after-" + i);
             acknowledged.add("after-" + i);
         }
-        paho.disconnectForcibly(0, 5_000);
-        paho.connect(options).waitForCompletion(10_000);
-        mqtt3.waitForCompletion(30_000);
-        assertTrue(mqtt3.isComplete() && mqtt3.getException() == null, "the resent MQTT 3.1.1 PUBLISH is acknowledged");
+        mqtt3.reconnectAndAssertAcknowledged();
         acknowledged.add("mqtt3-0");
-        paho.disconnect().waitForCompletion(10_000);
-        paho.close();
+        mqtt3.close();
         publisher.disconnect();
         subscriber.disconnect();
 

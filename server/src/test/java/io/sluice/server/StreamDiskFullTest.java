@@ -1,22 +1,19 @@
 package io.sluice.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static io.sluice.server.testing.IdPayloads.id;
+import static io.sluice.server.testing.IdPayloads.payload;
+import static io.sluice.server.testing.IdPayloads.publish;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
-import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.kafka.testing.KafkaClients;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.testing.SmallDisk;
+import io.sluice.server.testing.UnstoredMqtt311Publish;
 import io.sluice.streams.Stream;
 import io.sluice.streams.StreamCounter;
 import io.sluice.testing.Eventually;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,10 +22,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
-import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
-import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  * consumer reading the stream from the start finds every acknowledged message.
  */
 class StreamDiskFullTest {
-    private static final int PAYLOAD_BYTES = 8 * 1024;
 
     @TempDir
     Path dir;
@@ -70,30 +62,6 @@ class StreamDiskFullTest {
                 .serverPort(server.address("tcp").getPort()).buildBlocking();
         client.connect();
         return client;
-    }
-
-    /** A payload that starts with its id; the rest keeps the disk filling. */
-    private static byte[] payload(String id) {
-        byte[] payload = new byte[PAYLOAD_BYTES];
-        byte[] head = (id + "|").getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(head, 0, payload, 0, head.length);
-        return payload;
-    }
-
-    private static String id(byte[] payload) {
-        String text = new String(payload, 0, Math.min(payload.length, 32), StandardCharsets.ISO_8859_1);
-        return text.substring(0, text.indexOf('|'));
-    }
-
-    /** Publishes with QoS 1; true for PUBACK success, false for 0x97 Quota exceeded. */
-    private static boolean publish(Mqtt5BlockingClient client, String id) {
-        try {
-            client.publishWith().topic("data/x").qos(MqttQos.AT_LEAST_ONCE).payload(payload(id)).send();
-            return true;
-        } catch (Mqtt5PubAckException e) {
-            assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, e.getMqttMessage().getReasonCode());
-            return false;
-        }
     }
 
     /** The ids of every record of the stream's one partition, read from the start by a Kafka consumer. */
@@ -148,30 +116,16 @@ class StreamDiskFullTest {
         assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
         assertTrue(stream.counter(StreamCounter.APPEND_FAILURES) >= 1, "failed appends are counted");
 
-        long notStoredBefore = server.broker().metrics().get(BrokerCounter.PUBLISH_NOT_STORED);
-        MqttAsyncClient paho = new MqttAsyncClient("tcp://127.0.0.1:" + server.address("tcp").getPort(), "paho",
-                new MemoryPersistence());
-        MqttConnectOptions options = new MqttConnectOptions();
-        options.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
-        options.setCleanSession(false);
-        paho.connect(options).waitForCompletion(10_000);
-        IMqttDeliveryToken mqtt3 = paho.publish("data/x", payload("mqtt3-0"), 1, false);
-        Eventually.await(() -> server.broker().metrics().get(BrokerCounter.PUBLISH_NOT_STORED) > notStoredBefore,
-                "the MQTT 3.1.1 PUBLISH is counted as not stored");
-        assertFalse(mqtt3.isComplete(), "an MQTT 3.1.1 publisher gets no PUBACK for a message not stored");
+        UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, "mqtt3-0");
 
         Files.delete(ballast);
         for (int i = 0; i < 20; i++) {
             assertTrue(publish(publisher, "after-" + i), "appends resumed without a restart: after-" + i);
             acknowledged.add("after-" + i);
         }
-        paho.disconnectForcibly(0, 5_000);
-        paho.connect(options).waitForCompletion(10_000);
-        mqtt3.waitForCompletion(30_000);
-        assertTrue(mqtt3.isComplete() && mqtt3.getException() == null, "the resent MQTT 3.1.1 PUBLISH is acknowledged");
+        mqtt3.reconnectAndAssertAcknowledged();
         acknowledged.add("mqtt3-0");
-        paho.disconnect().waitForCompletion(10_000);
-        paho.close();
+        mqtt3.close();
         publisher.disconnect();
 
         Set<String> stored = consumeAll(stream.endOffset(0) - stream.startOffset(0));
