@@ -42,10 +42,13 @@ public final class SmallDisk implements AutoCloseable {
         return path;
     }
 
-    /** Fills what is left of the disk, to the last page; returns the ballast file, whose deletion frees it. */
+    /**
+     * Fills what is left of the disk, to the last page; returns a new ballast file, whose deletion
+     * frees it. Call it again to take space that the broker freed meanwhile.
+     */
     public Path fill() throws IOException {
-        Path ballast = path.resolve("ballast");
-        try (FileChannel channel = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        Path ballast = Files.createTempFile(path, "ballast", "");
+        try (FileChannel channel = FileChannel.open(ballast, StandardOpenOption.WRITE)) {
             for (int chunk = 64 * 1024; chunk >= 512; chunk /= 2) {
                 ByteBuffer bytes = ByteBuffer.allocate(chunk);
                 try {
