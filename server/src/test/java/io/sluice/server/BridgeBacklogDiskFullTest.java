@@ -1,8 +1,8 @@
 package io.sluice.server;
 
 import static io.sluice.server.testing.IdPayloads.id;
-import static io.sluice.server.testing.IdPayloads.payload;
-import static io.sluice.server.testing.IdPayloads.publish;
+import static io.sluice.server.testing.IdPayloads.publishAcknowledged;
+import static io.sluice.server.testing.IdPayloads.publishOnFullDisk;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
@@ -20,8 +20,8 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,22 +35,14 @@ class BridgeBacklogDiskFullTest {
 
     @TempDir
     Path dir;
-    private SmallDisk disk;
+    @RegisterExtension
+    final SmallDisk disk = SmallDisk.ofSize("4m");
     private SluiceServer server;
 
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mount(dir.resolve("disk"), "4m");
-    }
-
     @AfterEach
-    void unmount() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            disk.close();
+    void closeServer() {
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -78,28 +70,14 @@ class BridgeBacklogDiskFullTest {
                     .serverHost("127.0.0.1").serverPort(server.address("tcp").getPort()).buildBlocking();
             publisher.connect();
             Set<String> acknowledged = new HashSet<>();
-            for (int i = 0; i < 20; i++) {
-                assertTrue(publish(publisher, "before-" + i));
-                acknowledged.add("before-" + i);
-            }
+            publishAcknowledged(publisher, "before", 20, "the disk has room", acknowledged);
 
             Path ballast = disk.fill();
-            int refused = 0;
-            for (int i = 0; i < 10; i++) {
-                if (publish(publisher, "full-" + i)) {
-                    acknowledged.add("full-" + i);
-                } else {
-                    refused++;
-                }
-            }
-            assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
+            int refused = publishOnFullDisk(publisher, acknowledged);
             assertTrue(bridge.counters().get(BridgeCounter.STORE_FAILED) >= refused, "the refusals are counted");
 
             Files.delete(ballast);
-            for (int i = 0; i < 20; i++) {
-                assertTrue(publish(publisher, "after-" + i), "the backlog takes messages again: after-" + i);
-                acknowledged.add("after-" + i);
-            }
+            publishAcknowledged(publisher, "after", 20, "the backlog takes messages again", acknowledged);
             publisher.disconnect();
 
             network.open();

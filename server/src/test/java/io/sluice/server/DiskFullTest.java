@@ -2,7 +2,8 @@ package io.sluice.server;
 
 import static io.sluice.server.testing.IdPayloads.id;
 import static io.sluice.server.testing.IdPayloads.payload;
-import static io.sluice.server.testing.IdPayloads.publish;
+import static io.sluice.server.testing.IdPayloads.publishAcknowledged;
+import static io.sluice.server.testing.IdPayloads.publishOnFullDisk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,8 +35,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,25 +51,15 @@ class DiskFullTest {
 
     @TempDir
     Path dir;
-    private SmallDisk smallDisk;
-    private Path disk;
+    @RegisterExtension
+    final SmallDisk disk = SmallDisk.ofSize("4m");
     private SluiceServer server;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        smallDisk = SmallDisk.mount(dir.resolve("disk"), "4m");
-        disk = smallDisk.path();
-    }
-
     @AfterEach
-    void unmount() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            smallDisk.close();
+    void closeServer() {
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -91,7 +82,7 @@ class DiskFullTest {
                     parquet { file_roll_interval = 100ms }
                   }
                 }
-                """.formatted(disk.resolve("state"), disk.resolve("parquet")));
+                """.formatted(disk.path().resolve("state"), disk.path().resolve("parquet")));
         server = SluiceServer.start(ConfigLoader.load(file));
     }
 
@@ -129,22 +120,11 @@ class DiskFullTest {
                 .send().get(10, TimeUnit.SECONDS);
         Mqtt5BlockingClient publisher = mqtt5("publisher");
         Set<String> acknowledged = new HashSet<>();
-        for (int i = 0; i < 20; i++) {
-            assertTrue(publish(publisher, "before-" + i));
-            acknowledged.add("before-" + i);
-        }
+        publishAcknowledged(publisher, "before", 20, "the disk has room", acknowledged);
         Eventually.await(() -> exchange.counter(StoreCounter.RECORDS_WRITTEN) == 20, "the first 20 messages in Parquet");
 
-        Path ballast = smallDisk.fill();
-        int refused = 0;
-        for (int i = 0; i < 10; i++) {
-            if (publish(publisher, "full-" + i)) {
-                acknowledged.add("full-" + i);
-            } else {
-                refused++;
-            }
-        }
-        assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
+        Path ballast = disk.fill();
+        int refused = publishOnFullDisk(publisher, acknowledged);
         Mqtt5PubRecException qos2 = assertThrows(Mqtt5PubRecException.class, () -> publisher.publishWith().topic("data/x")
                 .qos(MqttQos.EXACTLY_ONCE).payload(payload("full-qos2")).send());
         assertEquals(Mqtt5PubRecReasonCode.QUOTA_EXCEEDED, qos2.getMqttMessage().getReasonCode());
@@ -160,17 +140,14 @@ class DiskFullTest {
         // The broker may have freed pages since the fill (a failed Parquet attempt's file, a trimmed
         // log segment), and the log comes back by itself once a write succeeds: take that space too,
         // or the 3.1.1 message may be stored (and rightly acknowledged) instead of refused.
-        Path topUp = smallDisk.fill();
+        Path topUp = disk.fill();
         UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, "mqtt3-0");
 
         Files.delete(ballast);
         Files.delete(topUp);
         Eventually.await(() -> healthStatus() == 200, "/health is UP again without a restart");
         Eventually.await(() -> sysHealth.contains("ok"), () -> "$SYS says " + sysHealth);
-        for (int i = 0; i < 20; i++) {
-            assertTrue(publish(publisher, "after-" + i), "capture resumed: after-" + i);
-            acknowledged.add("after-" + i);
-        }
+        publishAcknowledged(publisher, "after", 20, "capture resumed", acknowledged);
         mqtt3.reconnectAndAssertAcknowledged();
         acknowledged.add("mqtt3-0");
         mqtt3.close();
@@ -180,7 +157,7 @@ class DiskFullTest {
         server.close();
         server = null;
         Set<String> captured = new HashSet<>();
-        for (Object[] row : DuckDb.query("SELECT data FROM read_parquet('" + disk.resolve("parquet") + "/*.parquet')")) {
+        for (Object[] row : DuckDb.query("SELECT data FROM read_parquet('" + disk.path().resolve("parquet") + "/*.parquet')")) {
             captured.add(id((byte[]) row[0]));
         }
         for (String id : acknowledged) {

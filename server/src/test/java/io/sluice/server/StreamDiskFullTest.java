@@ -1,8 +1,8 @@
 package io.sluice.server;
 
 import static io.sluice.server.testing.IdPayloads.id;
-import static io.sluice.server.testing.IdPayloads.payload;
-import static io.sluice.server.testing.IdPayloads.publish;
+import static io.sluice.server.testing.IdPayloads.publishAcknowledged;
+import static io.sluice.server.testing.IdPayloads.publishOnFullDisk;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.MqttClient;
@@ -23,8 +23,8 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,22 +38,14 @@ class StreamDiskFullTest {
 
     @TempDir
     Path dir;
-    private SmallDisk disk;
+    @RegisterExtension
+    final SmallDisk disk = SmallDisk.ofSize("4m");
     private SluiceServer server;
 
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mount(dir.resolve("disk"), "4m");
-    }
-
     @AfterEach
-    void unmount() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            disk.close();
+    void closeServer() {
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -99,30 +91,16 @@ class StreamDiskFullTest {
         Stream stream = server.streams().get("full");
         Mqtt5BlockingClient publisher = mqtt5("publisher");
         Set<String> acknowledged = new HashSet<>();
-        for (int i = 0; i < 20; i++) {
-            assertTrue(publish(publisher, "before-" + i));
-            acknowledged.add("before-" + i);
-        }
+        publishAcknowledged(publisher, "before", 20, "the disk has room", acknowledged);
 
         Path ballast = disk.fill();
-        int refused = 0;
-        for (int i = 0; i < 10; i++) {
-            if (publish(publisher, "full-" + i)) {
-                acknowledged.add("full-" + i);
-            } else {
-                refused++;
-            }
-        }
-        assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
+        publishOnFullDisk(publisher, acknowledged);
         assertTrue(stream.counter(StreamCounter.APPEND_FAILURES) >= 1, "failed appends are counted");
 
         UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, "mqtt3-0");
 
         Files.delete(ballast);
-        for (int i = 0; i < 20; i++) {
-            assertTrue(publish(publisher, "after-" + i), "appends resumed without a restart: after-" + i);
-            acknowledged.add("after-" + i);
-        }
+        publishAcknowledged(publisher, "after", 20, "appends resumed without a restart", acknowledged);
         mqtt3.reconnectAndAssertAcknowledged();
         acknowledged.add("mqtt3-0");
         mqtt3.close();

@@ -1,12 +1,14 @@
 package io.sluice.server.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 
 /**
  * Messages of 8 KB on {@code data/x} that start with their id, for the disk-full tests: each
@@ -45,5 +47,37 @@ public final class IdPayloads {
             assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, e.getMqttMessage().getReasonCode());
             return false;
         }
+    }
+
+    /**
+     * Publishes {@code prefix-0} to {@code prefix-(count-1)}, asserting that each is acknowledged
+     * ({@code when} says why it should be), and adds them to {@code acknowledged}.
+     */
+    public static void publishAcknowledged(Mqtt5BlockingClient client, String prefix, int count, String when,
+                                           Set<String> acknowledged) {
+        for (int i = 0; i < count; i++) {
+            String id = prefix + "-" + i;
+            assertTrue(publish(client, id), when + ": " + id + " acknowledged");
+            acknowledged.add(id);
+        }
+    }
+
+    /**
+     * Publishes {@code full-0} to {@code full-9} on a full disk and asserts that at least 9 are
+     * refused with 0x97 (the first may still fit in a page the disk had left); adds any that was
+     * acknowledged to {@code acknowledged} and returns how many were refused.
+     */
+    public static int publishOnFullDisk(Mqtt5BlockingClient client, Set<String> acknowledged) {
+        int refused = 0;
+        for (int i = 0; i < 10; i++) {
+            String id = "full-" + i;
+            if (publish(client, id)) {
+                acknowledged.add(id);
+            } else {
+                refused++;
+            }
+        }
+        assertTrue(refused >= 9, refused + " of 10 publishes were refused with 0x97 on a full disk");
+        return refused;
     }
 }

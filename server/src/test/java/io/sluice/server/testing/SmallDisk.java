@@ -13,31 +13,42 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A small tmpfs mounted for a disk-full test, and a ballast file that fills it to the last page.
- * Mounting needs root (and CAP_SYS_ADMIN); elsewhere {@link #mount} skips the test, saying so.
+ * A small tmpfs mounted for each test of a disk-full test class, and a ballast file that fills it
+ * to the last page. Register it with {@code @RegisterExtension}: it mounts before the class's
+ * {@code @BeforeEach} methods and unmounts after its {@code @AfterEach} methods, which close what
+ * uses the disk. Mounting needs root (and CAP_SYS_ADMIN); elsewhere the test is skipped, saying so.
  */
-public final class SmallDisk implements AutoCloseable {
-    private final Path path;
-    private boolean mounted = true;
+public final class SmallDisk implements BeforeEachCallback, AfterEachCallback {
+    private final String size;
+    private Path path;
+    private boolean mounted;
 
-    private SmallDisk(Path path) {
-        this.path = path;
+    private SmallDisk(String size) {
+        this.size = size;
     }
 
-    /** Mounts a tmpfs of {@code size} (such as {@code 4m}) at {@code dir}, creating it; skips the test if it cannot. */
-    public static SmallDisk mount(Path dir, String size) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString())
+    /** A tmpfs of {@code size} (such as {@code 4m}) for each test. */
+    public static SmallDisk ofSize(String size) {
+        return new SmallDisk(size);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException, InterruptedException {
+        path = Files.createTempDirectory("small-disk");
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", path.toString())
                 .redirectErrorStream(true).start();
         String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        boolean done = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
-        Assumptions.assumeTrue(done, "skipped: cannot mount a " + size + " tmpfs at " + dir
+        mounted = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
+        Assumptions.assumeTrue(mounted, "skipped: cannot mount a " + size + " tmpfs at " + path
                 + " (needs root and CAP_SYS_ADMIN): " + output);
-        return new SmallDisk(dir);
     }
 
+    /** The mount point. */
     public Path path() {
         return path;
     }
@@ -66,17 +77,20 @@ public final class SmallDisk implements AutoCloseable {
 
     /** Unmounts, lazily if it stays busy: never left mounted, even after a failed test. */
     @Override
-    public void close() {
-        if (!mounted) {
+    public void afterEach(ExtensionContext context) throws IOException {
+        if (path == null) {
             return;
         }
-        try {
-            Eventually.await(this::unmounted, "umount " + path);
-        } finally {
-            if (mounted) {
-                umount("-l");
+        if (mounted) {
+            try {
+                Eventually.await(this::unmounted, "umount " + path);
+            } finally {
+                if (mounted) {
+                    umount("-l");
+                }
             }
         }
+        Files.deleteIfExists(path);
     }
 
     /**
