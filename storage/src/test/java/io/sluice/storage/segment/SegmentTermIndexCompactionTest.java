@@ -1,5 +1,7 @@
 package io.sluice.storage.segment;
 
+import static io.sluice.storage.segment.TermIndexedShard.offsets;
+import static io.sluice.storage.segment.TermIndexedShard.utf8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.FlushPolicy;
-import io.sluice.storage.LogScheduler;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.Record;
 import io.sluice.storage.ShardSettings;
@@ -45,34 +44,20 @@ class SegmentTermIndexCompactionTest {
             .retentionMs(LogSettings.UNLIMITED).flush(FlushPolicy.ALWAYS).cleanupPolicy(CleanupPolicy.COMPACT)
             .build());
     private static final int KEYS = 7;
-    private static final int TAGS = 5;
-
+    
     @TempDir
     Path dir;
-    private LogScheduler scheduler;
-    private SegmentShard shard;
+    private TermIndexedShard terms;
     private int written;
 
     @BeforeEach
     void open() {
-        // maintenance once an hour: compaction runs only when the test calls it
-        scheduler = new LogScheduler("terms-compaction", 1, 3_600_000);
-        shard = SegmentShard.open("compacted_0", COMPACTED, dir, scheduler);
+        terms = new TermIndexedShard("compacted_0", COMPACTED, dir);
     }
 
     @AfterEach
     void close() {
-        shard.close();
-        scheduler.close();
-    }
-
-    private void reopen() {
-        shard.close();
-        shard = SegmentShard.open("compacted_0", COMPACTED, dir, scheduler);
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        terms.close();
     }
 
     /** Record i's key: every third one unique ("u<i>", never superseded), the others "k<i % 7>". */
@@ -80,17 +65,15 @@ class SegmentTermIndexCompactionTest {
         return i % 3 == 0 ? "u" + i : "k" + i % KEYS;
     }
 
-    /** Writes records up to {@code to}: key as above, tag "t<i % 5>" and for every tenth also "tenth". */
     private void writeUpTo(int to) {
         for (int i = written; i < to; i++) {
-            List<String> tags = i % 10 == 0 ? List.of("t" + i % TAGS, "tenth") : List.of("t" + i % TAGS);
-            shard.write(new Record(utf8(key(i)), utf8("value " + i + " ".repeat(40)), i, tags));
+            terms.write(i, key(i));
         }
         written = to;
     }
 
     private SegmentLog log() {
-        return (SegmentLog) shard.log();
+        return terms.log();
     }
 
     /**
@@ -103,21 +86,6 @@ class SegmentTermIndexCompactionTest {
         log().compact(System.currentTimeMillis());
         assertTrue(removed > 0, "compaction removed records");
         assertTrue(log().segmentCount() < segments, "compaction merged segments: " + segments + " -> " + log().segmentCount());
-    }
-
-    /** Every record of the shard, by offset: what the index must agree with. */
-    private List<StoredRecord> scan() {
-        List<StoredRecord> all = new ArrayList<>();
-        for (long offset = shard.startOffset(); offset < shard.endOffset(); ) {
-            List<StoredRecord> chunk = shard.readByOffset(offset, 1000, 1 << 20);
-            all.addAll(chunk);
-            offset = chunk.get(chunk.size() - 1).offset() + 1;
-        }
-        return all;
-    }
-
-    private static List<Long> offsets(List<StoredRecord> records) {
-        return records.stream().map(StoredRecord::offset).toList();
     }
 
     private static List<Long> matching(List<StoredRecord> all, long from, Predicate<StoredRecord> match) {
@@ -142,23 +110,23 @@ class SegmentTermIndexCompactionTest {
 
     /** Reads by every key written and every tag, whole and from the middle, agree exactly with a scan. */
     private void assertIndexAgreesWithScan() {
-        List<StoredRecord> all = scan();
+        List<StoredRecord> all = terms.scan();
         assertCompactedCorrectly(all);
         long middle = written / 2 + 1;
         for (String key : allKeys()) {
             Predicate<StoredRecord> hasKey = r -> Arrays.equals(r.key(), utf8(key));
-            assertEquals(matching(all, 0, hasKey), offsets(shard.readByKey(utf8(key), 0, 10_000)), "key " + key);
-            assertEquals(matching(all, middle, hasKey), offsets(shard.readByKey(utf8(key), middle, 10_000)),
+            assertEquals(matching(all, 0, hasKey), offsets(terms.shard().readByKey(utf8(key), 0, 10_000)), "key " + key);
+            assertEquals(matching(all, middle, hasKey), offsets(terms.shard().readByKey(utf8(key), middle, 10_000)),
                     "key " + key + " from " + middle);
         }
-        for (int t = 0; t < TAGS; t++) {
+        for (int t = 0; t < TermIndexedShard.TAGS; t++) {
             String tag = "t" + t;
-            assertEquals(matching(all, 0, r -> r.tags().contains(tag)), offsets(shard.readByTag(tag, 0, 10_000)), tag);
+            assertEquals(matching(all, 0, r -> r.tags().contains(tag)), offsets(terms.shard().readByTag(tag, 0, 10_000)), tag);
         }
         List<Long> tenths = matching(all, 0, r -> r.tags().contains("tenth"));
-        assertEquals(tenths.subList(0, 7), offsets(shard.readByTag("tenth", 0, 7)), "the first 7 tenths");
-        assertEquals(tenths, offsets(shard.readByTag("tenth", 0, 10_000)), "every tenth");
-        assertEquals(List.of(), shard.readByKey(utf8("u1"), 0, 10), "a key never written");
+        assertEquals(tenths.subList(0, 7), offsets(terms.shard().readByTag("tenth", 0, 7)), "the first 7 tenths");
+        assertEquals(tenths, offsets(terms.shard().readByTag("tenth", 0, 10_000)), "every tenth");
+        assertEquals(List.of(), terms.shard().readByKey(utf8("u1"), 0, 10), "a key never written");
     }
 
     private Set<String> allKeys() {
@@ -169,17 +137,11 @@ class SegmentTermIndexCompactionTest {
         return keys;
     }
 
-    private List<Path> indexFiles() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(TermIndexFile.SUFFIX)).sorted().toList();
-        }
-    }
-
     /** Index files exist for sealed segments only: none is left of a segment the merge removed. */
     private void assertIndexFilesFollowSegments() throws IOException {
         Set<String> segments = log().segments().all().stream()
                 .map(s -> Segment.fileName(s.baseOffset(), TermIndexFile.SUFFIX)).collect(Collectors.toSet());
-        List<Path> files = indexFiles();
+        List<Path> files = terms.indexFiles();
         assertFalse(files.isEmpty(), "sealed segments have index files");
         for (Path file : files) {
             assertTrue(segments.contains(file.getFileName().toString()), file + " belongs to a segment of " + segments);
@@ -189,7 +151,7 @@ class SegmentTermIndexCompactionTest {
     /** Each index file's identity (a rebuild replaces the file by rename, so a new identity). */
     private Map<Path, Object> fileIdentities() throws IOException {
         Map<Path, Object> identities = new HashMap<>();
-        for (Path file : indexFiles()) {
+        for (Path file : terms.indexFiles()) {
             identities.put(file, Files.readAttributes(file, BasicFileAttributes.class).fileKey());
         }
         return identities;
@@ -211,7 +173,7 @@ class SegmentTermIndexCompactionTest {
         compactMerging();
         assertIndexAgreesWithScan();
         Map<Path, Object> built = fileIdentities();
-        reopen();
+        terms.reopen();
         assertIndexAgreesWithScan();
         assertEquals(built, fileIdentities(), "the cached files were used, not rebuilt");
     }
@@ -220,13 +182,13 @@ class SegmentTermIndexCompactionTest {
     void cachedIndexFilesMadeStaleByAMergeBeforeTheirFirstUseAreNotTrusted() throws IOException {
         writeUpTo(500);
         assertIndexAgreesWithScan();
-        reopen();
+        terms.reopen();
         // the cached files on disk describe segments the next compaction merges before any lookup
         writeUpTo(900);
         compactMerging();
         assertIndexAgreesWithScan();
         assertIndexFilesFollowSegments();
-        reopen();
+        terms.reopen();
         assertIndexAgreesWithScan();
     }
 
@@ -235,7 +197,7 @@ class SegmentTermIndexCompactionTest {
         writeUpTo(700);
         compactMerging();
         assertIndexAgreesWithScan();
-        List<Path> files = indexFiles();
+        List<Path> files = terms.indexFiles();
         assertTrue(files.size() >= 2, "at least two sealed segments after the merge: " + files);
         Path damaged = files.get(0);
         Path deleted = files.get(files.size() - 1);
@@ -244,7 +206,7 @@ class SegmentTermIndexCompactionTest {
         bytes[bytes.length - 1] ^= 0x5a; // an entry's byte: the CRC no longer matches
         Files.write(damaged, bytes);
         Files.delete(deleted);
-        reopen();
+        terms.reopen();
         assertIndexAgreesWithScan();
         assertTrue(Files.exists(deleted), "rebuilt: " + deleted);
         assertNotEquals(damagedIdentity, fileIdentities().get(damaged), "rebuilt: " + damaged);
