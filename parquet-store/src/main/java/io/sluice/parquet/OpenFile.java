@@ -8,6 +8,7 @@ import io.sluice.stream.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -69,9 +70,21 @@ final class OpenFile {
         return writer.dataSize() >= fileSize || memoryBytes >= fileSize;
     }
 
-    /** When the file is due by age: {@code rollNanos} after it was opened (System.nanoTime). */
-    long rollDeadline(long rollNanos) {
-        return openedNanos + rollNanos;
+    /**
+     * When the file is due by age, on the {@code System.nanoTime} scale: once its first row is
+     * {@code rollNanos} old by the wall clock, so that a file rewritten from the write-ahead log
+     * after a restart keeps the age of its rows (were the age counted from the opening, a broker
+     * restarted more often than the interval would never publish, and never trim its log); and
+     * never later than {@code rollNanos} after the opening, should the wall clock step back.
+     */
+    long rollDeadline(long rollNanos, long nowNanos, long nowMillis) {
+        long byOpening = openedNanos + rollNanos;
+        if (writer.rows() == 0) {
+            return byOpening;
+        }
+        long ageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, nowMillis - writer.minTs()));
+        long byFirstRow = ageNanos >= rollNanos ? nowNanos : nowNanos + rollNanos - ageNanos;
+        return byFirstRow - byOpening < 0 ? byFirstRow : byOpening;
     }
 
     /**

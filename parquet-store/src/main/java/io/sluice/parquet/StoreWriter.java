@@ -80,7 +80,7 @@ final class StoreWriter implements Runnable {
                 if (!work.isEmpty()) {
                     write(work, false);
                 }
-                if (open != null && (closing || System.nanoTime() - open.rollDeadline(rollNanos) >= 0)) {
+                if (open != null && (closing || rollDue())) {
                     write(List.of(), true);
                 }
                 expire();
@@ -112,9 +112,14 @@ final class StoreWriter implements Runnable {
             wait = Long.MAX_VALUE;
         }
         if (open != null) {
-            wait = Math.min(wait, Math.max(0, open.rollDeadline(rollNanos) - now));
+            wait = Math.min(wait, Math.max(0, open.rollDeadline(rollNanos, now, System.currentTimeMillis()) - now));
         }
         return wait;
+    }
+
+    private boolean rollDue() {
+        long now = System.nanoTime();
+        return now - open.rollDeadline(rollNanos, now, System.currentTimeMillis()) >= 0;
     }
 
     private void expire() {

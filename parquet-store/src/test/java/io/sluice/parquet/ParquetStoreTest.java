@@ -400,9 +400,23 @@ class ParquetStoreTest {
     }
 
     @Test
+    void aFileIsDueByItsFirstRowsAgeNotByWhenItWasOpened() throws Exception {
+        // rows rewritten from the log after a restart are as old as when they were captured
+        try (ParquetStore store = open(settings())) {
+            store.enqueue(TestBatches.old(0, 10));
+            Eventually.await(() -> recorder.publishedCount() == 1, () -> "a file of day-old rows was not published");
+            store.enqueue(TestBatches.raw(10, 10));
+            store.enqueue(TestBatches.raw(20, 10));
+            Eventually.await(() -> store.counter(StoreCounter.RECORDS_APPENDED) == 30, () -> "the fresh rows were not written");
+            assertEquals(1, recorder.publishedCount(), "a file of fresh rows waits for file_roll_interval");
+        }
+        assertRows(readAll(dir).subList(10, 30), 10, 20);
+    }
+
+    @Test
     void retentionRemovesFilesByAgeButKeepsTheNewest() throws Exception {
         try (ParquetStore store = open(rolling().withRetention(Duration.ofHours(1)))) {
-            store.enqueue(TestBatches.raw(0, 10)); // ts in 2023: older than an hour
+            store.enqueue(TestBatches.old(0, 10)); // older than an hour
             Eventually.await(() -> recorder.publishedCount() == 1, () -> "first file");
             assertEquals(1, store.files().size(), "the newest file stays, whatever its age");
             store.enqueue(TestBatches.raw(10, 10));

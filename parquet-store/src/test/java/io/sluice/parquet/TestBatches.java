@@ -14,7 +14,13 @@ import java.util.concurrent.CountDownLatch;
 final class TestBatches {
 
     static final StreamCodec RAW = new RawPlugin().open(PluginSettings.none("test"));
-    static final long BASE_TS = 1_700_000_000_000L;
+    /**
+     * The first row's ts: the time the class loaded, so that files roll by their rows' age (see
+     * {@code file_roll_interval}) only where a test asks for it with {@link #old}.
+     */
+    static final long BASE_TS = System.currentTimeMillis();
+    /** How far {@link #old} batches are shifted back: older than any interval the tests set. */
+    static final long OLD_SHIFT_MS = 86_400_000L;
 
     private TestBatches() {
     }
@@ -32,6 +38,10 @@ final class TestBatches {
     }
 
     static CaptureBatch capture(long firstOffset, int rows, int payloadBytes) {
+        return capture(firstOffset, rows, payloadBytes, 0);
+    }
+
+    private static CaptureBatch capture(long firstOffset, int rows, int payloadBytes, long shiftMs) {
         long[] ts = new long[rows];
         long[] offsets = new long[rows];
         String[] topics = new String[rows];
@@ -39,7 +49,7 @@ final class TestBatches {
         for (int i = 0; i < rows; i++) {
             long offset = firstOffset + i;
             offsets[i] = offset;
-            ts[i] = tsOf(offset);
+            ts[i] = tsOf(offset) - shiftMs;
             topics[i] = topicOf(offset);
             payloads[i] = payloadBytes < 0 ? payloadOf(offset) : randomBytes(offset, payloadBytes);
         }
@@ -56,6 +66,11 @@ final class TestBatches {
     /** A store batch of RAW rows for offsets [firstOffset, firstOffset + rows). */
     static Fixed raw(long firstOffset, int rows) {
         return new Fixed(RAW.encode(capture(firstOffset, rows, -1)));
+    }
+
+    /** {@link #raw(long, int)} with every ts a day earlier. */
+    static Fixed old(long firstOffset, int rows) {
+        return new Fixed(RAW.encode(capture(firstOffset, rows, -1, OLD_SHIFT_MS)));
     }
 
     /** A store batch with payloads of a fixed size. */
