@@ -76,6 +76,18 @@ stop() { # broker
   unset "pids[$1]"
 }
 
+# CPU seconds the JVM's JIT compiler threads have used so far (0 for Mosquitto): part of the broker's CPU time,
+# reported so that a window still paying for compilation shows it.
+jit_seconds() { # pid
+  local t ticks=0
+  for t in /proc/"$1"/task/*; do
+    case $(cat "$t/comm" 2>/dev/null) in
+      C1\ Compiler* | C2\ Compiler*) ticks=$((ticks + $(sed 's/^.*) //' "$t/stat" | awk '{ print $12 + $13 }')));;
+    esac
+  done
+  echo "scale=2; $ticks / 100" | bc
+}
+
 window() { # scenario broker warmup-seconds [label suffix]
   local p tls=()
   if [ "$1" = tls ]; then p=$(tls_port "$2"); tls=(--tls true); else p=$(plain_port "$2"); fi
@@ -94,7 +106,10 @@ turns() { # scenario
   for i in $(seq "$pairs"); do
     for b in $brokers; do
       kill -CONT "${pids[$b]}"
+      echo "TIME_WAIT sockets before $(label "$b") ($i): $(awk '/^TCP:/ { print $7 }' /proc/net/sockstat)"
+      jit=$(jit_seconds "${pids[$b]}")
       window "$1" "$b" "$rewarm" " ($i)" | tee -a "$work/$1.txt"
+      echo "JIT compiler threads of $(label "$b") ($i), re-warm and window: $(echo "$(jit_seconds "${pids[$b]}") - $jit" | bc) s"
       kill -STOP "${pids[$b]}"
     done
   done
