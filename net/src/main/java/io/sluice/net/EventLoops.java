@@ -48,10 +48,9 @@ public final class EventLoops implements AutoCloseable {
      * A server bootstrap on these event loops for a listener on {@code address}, with what every TCP
      * front-end sets: this transport's server channel, a backlog of 1024 and address reuse; the caller
      * adds its own options and child handler. An IPv4 address gets an IPv4 socket, as other brokers
-     * open, rather than a dual-stack IPv6 socket that sees IPv4 clients as mapped addresses (and costs
-     * a little more per connection in the kernel); an IPv6 address keeps the dual-stack socket. Accepted
-     * channels have TCP_NODELAY on already (Netty's default on Linux, for epoll and NIO alike): setting
-     * it again would cost one more system call per connection.
+     * open, rather than a dual-stack IPv6 socket that sees IPv4 clients as mapped addresses; an IPv6
+     * address keeps the dual-stack socket. Accepted channels have TCP_NODELAY on already (Netty's
+     * default, for epoll and NIO alike): setting it again would cost one more system call per connection.
      */
     public ServerBootstrap serverBootstrap(InetSocketAddress address) {
         return new ServerBootstrap()
