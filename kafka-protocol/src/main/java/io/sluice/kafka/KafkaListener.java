@@ -74,7 +74,7 @@ public final class KafkaListener implements AutoCloseable {
         ConnectionLimiter limiter = new ConnectionLimiter(settings.listener().name(), new AtomicInteger(), 0, "",
                 settings.listener().maxConnections(), settings.listener().maxConnRate(), reason -> { });
         ChannelGroup connections = new DefaultChannelGroup("kafka", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = loops.serverBootstrap()
+        ServerBootstrap bootstrap = loops.serverBootstrap(settings.listener().address())
                 .option(ChannelOption.AUTO_READ, false)
                 .childHandler(new ChannelInitializer<>() {
                     @Override

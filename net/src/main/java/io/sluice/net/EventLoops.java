@@ -1,6 +1,7 @@
 package io.sluice.net;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -10,11 +11,15 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,7 +31,6 @@ public final class EventLoops implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
 
     private final EventLoopGroup workers;
-    private final Class<? extends ServerChannel> serverChannel;
     private final boolean epoll;
 
     /** Creates the loops; {@code threads} of 0 means one per available processor. */
@@ -35,24 +39,33 @@ public final class EventLoops implements AutoCloseable {
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         int workerCount = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         this.workers = new MultiThreadIoEventLoopGroup(workerCount, new DefaultThreadFactory("sluice-io"), factory);
-        this.serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         if (!epoll) {
             LOG.info("native epoll unavailable ({}), using NIO", Epoll.unavailabilityCause().toString());
         }
     }
 
     /**
-     * A server bootstrap on these event loops with what every TCP front-end sets: this transport's
-     * server channel, a backlog of 1024, address reuse and TCP_NODELAY; the caller adds its own
-     * options and child handler.
+     * A server bootstrap on these event loops for a listener on {@code address}, with what every TCP
+     * front-end sets: this transport's server channel, a backlog of 1024 and address reuse; the caller
+     * adds its own options and child handler. An IPv4 address gets an IPv4 socket, as other brokers
+     * open, rather than a dual-stack IPv6 socket that sees IPv4 clients as mapped addresses; an IPv6
+     * address keeps the dual-stack socket. Accepted channels have TCP_NODELAY on already (Netty's
+     * default, for epoll and NIO alike): setting it again would cost one more system call per connection.
      */
-    public ServerBootstrap serverBootstrap() {
+    public ServerBootstrap serverBootstrap(InetSocketAddress address) {
         return new ServerBootstrap()
                 .group(workers)
-                .channel(serverChannel)
+                .channelFactory(serverChannel(address.getAddress() instanceof Inet4Address))
                 .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true);
+                .option(ChannelOption.SO_REUSEADDR, true);
+    }
+
+    private ChannelFactory<ServerChannel> serverChannel(boolean ipv4) {
+        if (epoll) {
+            return ipv4 ? () -> new EpollServerSocketChannel(SocketProtocolFamily.INET) : EpollServerSocketChannel::new;
+        }
+        return ipv4 ? () -> new NioServerSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET)
+                : NioServerSocketChannel::new;
     }
 
     /** Whether the native epoll transport is in use. */

@@ -68,7 +68,7 @@ public final class MqttListener implements AutoCloseable {
                 reason -> broker.metrics().increment(reason == ConnectionLimiter.Reason.RATE
                         ? BrokerCounter.CONNECTIONS_REFUSED_RATE : BrokerCounter.CONNECTIONS_REFUSED_LIMIT));
         ChannelGroup connections = new DefaultChannelGroup(spec.name(), GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = loops.serverBootstrap()
+        ServerBootstrap bootstrap = loops.serverBootstrap(spec.address())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                 .childHandler(new Pipeline(spec, broker, limiter, connections));
         try {

@@ -46,7 +46,9 @@ import java.util.concurrent.locks.LockSupport;
  * all its history, back to back, and reports how much it read: live traffic under query load.
  * <ul>
  * </ul>
- * With {@code --pid} it also reads the broker's CPU time and reports work per broker CPU-second.
+ * With {@code --pid} it also reads the broker's CPU time and reports work per broker CPU-second, and
+ * each core's load over the same window (how much of the broker's core, {@code --broker-core}, 0 by
+ * default, went to something else).
  *
  * <pre>
  * java -cp 'examples/bench/target/bench-0.1.0-SNAPSHOT.jar:examples/bench/target/lib/*' \
@@ -67,7 +69,7 @@ public final class MqttBench {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
                     + "[--rate MSGS_PER_S] [--concurrency N] [--tls true] [--persistent true] [--query-url URL] "
-                    + "[--pid BROKER_PID] [--label TEXT]\n"
+                    + "[--pid BROKER_PID] [--broker-core N] [--label TEXT]\n"
                     + "       MqttBench storm [--connections N] [--concurrency N]\n"
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
             System.exit(64);
@@ -470,7 +472,8 @@ public final class MqttBench {
         }
     }
 
-    private record Measurement(double seconds, long count, double brokerCpuSeconds) {
+    /** {@code cores}: each core's load over the same window, to show what else ran next to the broker. */
+    private record Measurement(double seconds, long count, double brokerCpuSeconds, String cores) {
     }
 
     private Measurement measure(java.util.function.LongSupplier counter) throws InterruptedException {
@@ -478,19 +481,23 @@ public final class MqttBench {
         Thread.sleep((long) (Double.parseDouble(get("warmup", "3")) * 1000));
         long count0 = counter.getAsLong();
         double cpu0 = cpu.seconds();
+        CoreTimes cores0 = CoreTimes.now();
         long t0 = System.nanoTime();
         Thread.sleep((long) (Double.parseDouble(get("seconds", "10")) * 1000));
         long count1 = counter.getAsLong();
         double cpu1 = cpu.seconds();
+        CoreTimes cores1 = CoreTimes.now();
         long t1 = System.nanoTime();
-        return new Measurement((t1 - t0) / 1e9, count1 - count0, cpu1 - cpu0);
+        double seconds = (t1 - t0) / 1e9;
+        return new Measurement(seconds, count1 - count0, cpu1 - cpu0,
+                cores1.since(cores0, seconds, integer("broker-core", 0), cpu1 - cpu0));
     }
 
     private void report(String scenario, Measurement m, String unit, String parameters) {
         double perSecond = m.count() / m.seconds();
         double perCpuSecond = m.count() / m.brokerCpuSeconds();
-        System.out.printf(Locale.ROOT, "%s %s %s: %d %s in %.1f s = %.0f/s; broker CPU %.2f s = %.0f %s per CPU-second%n",
+        System.out.printf(Locale.ROOT, "%s %s %s: %d %s in %.1f s = %.0f/s; broker CPU %.2f s = %.0f %s per CPU-second; %s%n",
                 get("label", "broker"), scenario, parameters, m.count(), unit, m.seconds(), perSecond,
-                m.brokerCpuSeconds(), perCpuSecond, unit);
+                m.brokerCpuSeconds(), perCpuSecond, unit, m.cores());
     }
 }
