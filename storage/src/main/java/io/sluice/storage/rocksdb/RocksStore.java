@@ -59,9 +59,10 @@ import io.sluice.storage.StorageException;
  * file, pinned in the cache, so no cache entry grows with a table file. A whole per-file index
  * block does: the tag index's one 53 MB file at 10 million records had a 1.26 MB index block,
  * larger than one of the cache's 64 shards (1 MiB at the default 64 MiB), so every tag read read
- * it again. A high-priority pool for the partitions was measured and left out: at a tenth of the
- * cache it changed nothing, at half it kept every partition but cost tag reads 1.5 times the data
- * block misses.
+ * it again (tag reads there became 16 times faster; key reads at a million records 1.5 times
+ * slower, see benchmarks.md section 8). A high-priority pool for the partitions was measured and
+ * left out: at a tenth of the cache it changed nothing, at half it kept every partition but cost
+ * tag reads 1.5 times the data block misses.
  *
  * <h2>Shard lifecycle</h2>
  * The adapter creates the column family before it records the shard in its catalog and drops it
