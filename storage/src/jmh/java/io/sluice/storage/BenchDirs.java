@@ -16,6 +16,12 @@ final class BenchDirs {
         return Files.createTempDirectory(parent, prefix);
     }
 
+    static void deleteIfExists(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            delete(dir);
+        }
+    }
+
     static void delete(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {

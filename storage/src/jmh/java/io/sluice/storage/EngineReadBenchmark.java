@@ -2,6 +2,7 @@ package io.sluice.storage;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +26,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * Reads from a shard of {@code records} records (100-byte values, a unique key {@code device-<i>}
  * and one of 1,000 tags {@code room/<i % 1000>} each), written once per trial with
  * {@code flush = none} and the engine's defaults otherwise, then reopened (except {@code -p
- * engine=memory}, whose records a reopen drops):
+ * engine=memory}, whose records a reopen drops). With {@code -Dsluice.bench.fixtures=<dir>} the
+ * segment and rocksdb shards are written once into {@code <dir>/<engine>-<records>} and reopened by
+ * later trials and runs, which saves minutes at 10 M records; such a directory is kept.
  * <ul>
  *  <li>{@code readByKey}: one key's record, keys visited in a scattered order;</li>
- *  <li>{@code readByTag}: the first 10 records of a tag from a scattered offset;</li>
+ *  <li>{@code readByTag}: the first 10 records of a tag from a scattered offset, always 10 (the
+ *      offset leaves 10 of every tag after it), so every shard size does the same work;</li>
  *  <li>{@code scan}: every record by offset, 1,000 per {@code readByOffset} (run with {@code -bm ss}).</li>
  * </ul>
  * Key and tag reads go through the engines' indexes, so their cost should not follow {@code records}.
@@ -41,6 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class EngineReadBenchmark {
     private static final int TAGS = 1000;
+    private static final int TAG_READ = 10;
+    /** Marks a kept fixture whose records were all written and its adapter closed. */
+    private static final String COMPLETE = "fixture-complete";
 
     @Param({"segment", "rocksdb"})
     public String engine;
@@ -58,10 +65,31 @@ public class EngineReadBenchmark {
 
     @Setup(Level.Trial)
     public void write() throws IOException {
-        dir = BenchDirs.create("sluice-engine-read-");
+        String fixtures = System.getProperty("sluice.bench.fixtures");
+        boolean keep = fixtures != null && Engine.fromConfig(engine) != Engine.MEMORY;
+        dir = keep ? Path.of(fixtures, engine + "-" + records) : BenchDirs.create("sluice-engine-read-");
+        if (keep && Files.exists(dir.resolve(COMPLETE))) {
+            adapter = openAdapter();
+            return;
+        }
+        if (keep) {
+            BenchDirs.deleteIfExists(dir);
+            Files.createDirectories(dir);
+        }
         adapter = openAdapter();
         adapter.createShard("bench_0", new ShardSettings(Engine.fromConfig(engine), LogSettings.builder()
                 .retentionMs(LogSettings.UNLIMITED).flush(FlushPolicy.NONE).build()));
+        fill();
+        if (Engine.fromConfig(engine) != Engine.MEMORY) {
+            adapter.close();
+            if (keep) {
+                Files.createFile(dir.resolve(COMPLETE));
+            }
+            adapter = openAdapter();
+        }
+    }
+
+    private void fill() {
         long now = System.currentTimeMillis();
         byte[] value = new byte[100];
         List<Record> batch = new ArrayList<>();
@@ -73,10 +101,6 @@ public class EngineReadBenchmark {
             }
         }
         adapter.batchWrite("bench_0", batch);
-        if (Engine.fromConfig(engine) != Engine.MEMORY) {
-            adapter.close();
-            adapter = openAdapter();
-        }
     }
 
     private StorageAdapter openAdapter() {
@@ -97,7 +121,9 @@ public class EngineReadBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         adapter.close();
-        BenchDirs.delete(dir);
+        if (!Files.exists(dir.resolve(COMPLETE))) {
+            BenchDirs.delete(dir);
+        }
     }
 
     @Benchmark
@@ -111,8 +137,12 @@ public class EngineReadBenchmark {
 
     @Benchmark
     public List<StoredRecord> readByTag() {
-        long from = scattered();
-        return adapter.readByTag("bench_0", "room/" + from % TAGS, from, 10);
+        long from = scattered() % (records - TAG_READ * TAGS);
+        List<StoredRecord> found = adapter.readByTag("bench_0", "room/" + from % TAGS, from, TAG_READ);
+        if (found.size() != TAG_READ) {
+            throw new IllegalStateException("expected " + TAG_READ + " records per tag read, got " + found.size());
+        }
+        return found;
     }
 
     @Benchmark
