@@ -64,10 +64,10 @@ class RecordBatchWriterTest {
 
     /** Writes the records as a fetch does: visited as the storage hands them out, into a writer sized too small. */
     private static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
-        RecordBatchWriter writer = new RecordBatchWriter(16);
+        RecordBatchWriter writer = new RecordBatchWriter(16, leaderEpoch);
         RecordCodec.visit(records, writer);
         assertEquals(records.size(), writer.count());
-        return writer.finish(leaderEpoch);
+        return writer.finish();
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

@@ -7,6 +7,7 @@ import java.util.List;
 import io.sluice.storage.CorruptRecordException;
 import io.sluice.storage.Header;
 import io.sluice.storage.LogCursor;
+import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
 
@@ -26,9 +27,7 @@ final class SegmentLogCursor implements LogCursor {
     private BatchIterator batches;
     private int recordIndex;
     private int recordsLeft;
-    private int batchEnd;
     private long batchBase;
-    private long batchFirstTimestamp;
     private long batchLast;
     private long previousOffset;
     private boolean done;
@@ -65,7 +64,7 @@ final class SegmentLogCursor implements LogCursor {
 
     private void parseRecord() {
         try {
-            recordIndex = record.parse(batches.buffer(), recordIndex, batchEnd, batchBase, batchFirstTimestamp);
+            recordIndex = record.parseNext(recordIndex);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             log.countCorruptRead();
             throw new CorruptRecordException(segment.logFile(), batches.batchPosition(), "unreadable record: " + e.getMessage());
@@ -77,6 +76,49 @@ final class SegmentLogCursor implements LogCursor {
                     + " is not after " + previousOffset + " within the batch's offsets " + batchBase + ".." + batchLast);
         }
         previousOffset = record.offset();
+    }
+
+    /**
+     * Between batches, moves to the next one and returns true when it can be handed out whole
+     * ({@link #handOutWholeBatch}): its records are in the Kafka layout and all below the end, and no
+     * timestamp filter applies. {@link #next} then goes on after it. Otherwise {@link #next} visits
+     * the batch's records as usual; within a batch, returns false.
+     */
+    boolean nextWholeBatch() {
+        if (recordsLeft > 0 || done) {
+            return false;
+        }
+        if (!nextBatch()) {
+            return finish();
+        }
+        ByteBuffer buffer = batches.buffer();
+        if (!RecordBatch.hasKafkaRecords(buffer, batches.batchIndex()) || batchLast >= end.offset() || minTimestamp >= 0) {
+            return false;
+        }
+        recordsLeft = 0;
+        return true;
+    }
+
+    /** Records of the batch {@link #nextWholeBatch} moved to. */
+    int wholeBatchRecords() {
+        return RecordBatch.recordCount(batches.buffer(), batches.batchIndex());
+    }
+
+    /** Bytes of the records of the batch {@link #nextWholeBatch} moved to. */
+    int wholeBatchBytes() {
+        ByteBuffer buffer = batches.buffer();
+        int index = batches.batchIndex();
+        return RecordBatch.recordsEnd(buffer, index) - RecordBatch.recordsIndex(buffer, index);
+    }
+
+    /** Hands the batch {@link #nextWholeBatch} moved to to {@code visitor}, its records region in place. */
+    void handOutWholeBatch(RecordBatchVisitor visitor) {
+        ByteBuffer buffer = batches.buffer();
+        int index = batches.batchIndex();
+        ByteBuffer records = buffer.duplicate().limit(RecordBatch.recordsEnd(buffer, index))
+                .position(RecordBatch.recordsIndex(buffer, index));
+        visitor.acceptBatch(batchBase, (int) (batchLast - batchBase), RecordBatch.firstTimestamp(buffer, index),
+                RecordBatch.maxTimestamp(buffer, index), wholeBatchRecords(), records);
     }
 
     private boolean nextBatch() {
@@ -117,12 +159,10 @@ final class SegmentLogCursor implements LogCursor {
             return false;
         }
         batchBase = base;
-        batchFirstTimestamp = RecordBatch.firstTimestamp(buffer, index);
         batchLast = RecordBatch.lastOffset(buffer, index);
         previousOffset = base - 1;
         recordsLeft = RecordBatch.recordCount(buffer, index);
-        recordIndex = index + RecordBatch.RECORDS_OFFSET;
-        batchEnd = index + RecordBatch.sizeInBytes(buffer, index);
+        recordIndex = record.enterBatch(buffer, index);
         return true;
     }
 
