@@ -146,9 +146,13 @@ class FetchTest {
     void aCompactedPartitionReadsWithItsGapsFromAnyOffset() throws Exception {
         Stream stream = broker.streams().get("compacted");
         try (KafkaProducer<byte[], byte[]> producer = KafkaClients.producer(broker.bootstrap())) {
+            // Keys written once, between keys written again and again: compaction leaves gaps between them.
             for (int version = 0; version < 40; version++) {
                 for (int k = 0; k < 10; k++) {
                     producer.send(new ProducerRecord<>("compacted", 0, utf8("k" + k), utf8("k" + k + ":v" + version)));
+                    if (version == 0) {
+                        producer.send(new ProducerRecord<>("compacted", 0, utf8("once" + k), utf8("once" + k)));
+                    }
                 }
                 producer.flush();
             }

@@ -17,8 +17,9 @@ public interface RecordBatchVisitor extends Consumer<RecordFlyweight> {
      * {@code recordCount} records in Kafka's v2 record layout, whose offset and timestamp deltas are
      * relative to {@code baseOffset} and {@code firstTimestamp}. Offsets may have gaps (compaction),
      * and the first records may lie before the offset the read started from, as in a Kafka broker's
-     * answer: Kafka consumers skip them.
+     * answer: Kafka consumers skip them. {@code recordsCrc} is the CRC-32C of {@code records}, checked
+     * as part of the stored batch's: a Kafka batch's CRC follows from it ({@link Crc32c#combine}).
      */
     void acceptBatch(long baseOffset, int lastOffsetDelta, long firstTimestamp, long maxTimestamp, int recordCount,
-                     ByteBuffer records);
+                     ByteBuffer records, int recordsCrc);
 }

@@ -7,6 +7,7 @@ import java.util.zip.CRC32C;
 
 import org.apache.kafka.common.utils.ByteUtils;
 
+import io.sluice.storage.Crc32c;
 import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.RecordFlyweight;
 
@@ -113,15 +114,19 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
         maxTimestamp = Math.max(maxTimestamp, record.timestamp());
     }
 
-    /** Closes the open batch, then writes the stored batch as one Kafka batch, its records copied as they are. */
+    /**
+     * Closes the open batch, then writes the stored batch as one Kafka batch, its records copied as
+     * they are and its CRC made from theirs.
+     */
     @Override
     public void acceptBatch(long baseOffset, int lastOffsetDelta, long firstTimestamp, long maxTimestamp, int recordCount,
-                            ByteBuffer records) {
+                            ByteBuffer records, int recordsCrc) {
         closeOpenBatch();
         int length = records.remaining();
         ensureRoom(HEADER_SIZE + length);
         records.get(records.position(), out, size + RECORDS, length);
         writeHeader(size, size + HEADER_SIZE + length, baseOffset, lastOffsetDelta, firstTimestamp, maxTimestamp, recordCount);
+        writeCrc(size, Crc32c.combine(crc(size + ATTRIBUTES, size + RECORDS), recordsCrc, length));
         size += HEADER_SIZE + length;
         count += recordCount;
     }
@@ -143,11 +148,12 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
     private void closeOpenBatch() {
         if (openBatch >= 0) {
             writeHeader(openBatch, size, baseOffset, (int) (lastOffset - baseOffset), baseTimestamp, maxTimestamp, openCount);
+            writeCrc(openBatch, crc(openBatch + ATTRIBUTES, size));
             openBatch = -1;
         }
     }
 
-    /** Fills in the header of the batch at {@code start}, whose records end at {@code end}, and its CRC. */
+    /** Fills in the header of the batch at {@code start}, whose records end at {@code end}, but for the CRC. */
     private void writeHeader(int start, int end, long base, int lastOffsetDelta, long firstTimestamp, long maxTime,
                              int records) {
         ByteBuffer batch = ByteBuffer.wrap(out, start, HEADER_SIZE).slice();
@@ -163,9 +169,16 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
         batch.putShort(PRODUCER_EPOCH, (short) -1);
         batch.putInt(BASE_SEQUENCE, -1);
         batch.putInt(RECORD_COUNT, records);
+    }
+
+    private int crc(int from, int to) {
         crc.reset();
-        crc.update(out, start + ATTRIBUTES, end - start - ATTRIBUTES);
-        ByteUtils.writeUnsignedInt(batch, CRC, crc.getValue());
+        crc.update(out, from, to - from);
+        return (int) crc.getValue();
+    }
+
+    private void writeCrc(int start, int value) {
+        ByteUtils.writeUnsignedInt(ByteBuffer.wrap(out), start + CRC, value & 0xFFFFFFFFL);
     }
 
     private void ensureRoom(int bytes) {

@@ -118,7 +118,7 @@ final class SegmentLogCursor implements LogCursor {
         ByteBuffer records = buffer.duplicate().limit(RecordBatch.recordsEnd(buffer, index))
                 .position(RecordBatch.recordsIndex(buffer, index));
         visitor.acceptBatch(batchBase, (int) (batchLast - batchBase), RecordBatch.firstTimestamp(buffer, index),
-                RecordBatch.maxTimestamp(buffer, index), wholeBatchRecords(), records);
+                RecordBatch.maxTimestamp(buffer, index), wholeBatchRecords(), records, batches.recordsCrc());
     }
 
     private boolean nextBatch() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.Header;
@@ -105,9 +106,11 @@ class RecordLayoutTest {
 
         @Override
         public void acceptBatch(long baseOffset, int lastOffsetDelta, long firstTimestamp, long maxTimestamp, int recordCount,
-                                ByteBuffer records) {
+                                ByteBuffer records, int recordsCrc) {
             batches.put(baseOffset, recordCount);
-            assertTrue(records.remaining() > 0);
+            CRC32C crc = new CRC32C();
+            crc.update(records.duplicate());
+            assertEquals((int) crc.getValue(), recordsCrc, "the records' CRC-32C");
         }
     }
 
