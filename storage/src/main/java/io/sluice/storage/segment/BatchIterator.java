@@ -28,8 +28,6 @@ final class BatchIterator {
         CORRUPT
     }
 
-    private static final int DEFAULT_READ_BYTES = 256 * 1024;
-
     private final FileChannel channel;
     private final Path file;
     private final boolean verifyCrc;
@@ -45,16 +43,24 @@ final class BatchIterator {
     private Stop stop = Stop.NONE;
     private String detail;
 
+    /** Bytes read at a time unless the caller's buffer says otherwise. */
+    static final int DEFAULT_READ_BYTES = 256 * 1024;
+
     BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc) {
         this(channel, file, start, end, verifyCrc, DEFAULT_READ_BYTES);
     }
 
     BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc, int readBytes) {
+        this(channel, file, start, end, verifyCrc, ByteBuffer.allocate(readBytes));
+    }
+
+    /** Reads through {@code buffer} (a heap buffer whose contents it overwrites), growing past it when a batch is larger. */
+    BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc, ByteBuffer buffer) {
         this.channel = channel;
         this.file = file;
         this.verifyCrc = verifyCrc;
-        this.buffer = ByteBuffer.allocate(readBytes);
-        this.buffer.limit(0);
+        this.buffer = buffer;
+        this.buffer.clear().limit(0);
         this.bufferStart = start;
         this.next = start;
         this.end = end;

@@ -13,8 +13,8 @@ import io.sluice.storage.StoredRecord;
 
 /**
  * The {@link LogCursor} of a {@link SegmentLog}: large positional reads through a
- * {@link BatchIterator} and a {@link RecordView} over each record, so a full scan to rebuild state
- * is fast. Holds a reference to its current segment, so retention or compaction cannot close the
+ * {@link BatchIterator} into this thread's kept read buffer ({@link ReadBuffers}, given back at
+ * {@link #close}) and a {@link RecordView} over each record, so a full scan to rebuild state is fast. Holds a reference to its current segment, so retention or compaction cannot close the
  * file under it; a segment deleted before the cursor reached it is skipped.
  */
 final class SegmentLogCursor implements LogCursor {
@@ -25,6 +25,8 @@ final class SegmentLogCursor implements LogCursor {
     private final RecordView record = new RecordView();
     private Segment segment;
     private BatchIterator batches;
+    /** The read buffer between segments (held by {@link #batches} while it reads one), taken from {@link ReadBuffers}. */
+    private ByteBuffer readBuffer;
     private int recordIndex;
     private int recordsLeft;
     private long batchBase;
@@ -138,6 +140,7 @@ final class SegmentLogCursor implements LogCursor {
                     throw new CorruptRecordException(segment.logFile(), batches.validEnd(),
                             batches.stop() + " below the high watermark: " + batches.detail());
                 }
+                readBuffer = batches.buffer();
                 batches = null;
             }
         } catch (IOException e) {
@@ -185,7 +188,11 @@ final class SegmentLogCursor implements LogCursor {
                 segment = candidate;
                 int limit = end.readableBytes(candidate);
                 long start = candidate.baseOffset() < from ? candidate.positionFor(from) : 0;
-                batches = candidate.iterator(Math.min(start, limit), limit, true);
+                if (readBuffer == null) {
+                    readBuffer = ReadBuffers.take();
+                }
+                batches = candidate.iterator(Math.min(start, limit), limit, true, readBuffer);
+                readBuffer = null;
                 return true;
             }
             candidate = log.segments().higher(candidate.baseOffset());
@@ -270,6 +277,11 @@ final class SegmentLogCursor implements LogCursor {
             segment.release();
             segment = null;
         }
+        ByteBuffer buffer = batches != null ? batches.buffer() : readBuffer;
+        if (buffer != null) {
+            ReadBuffers.giveBack(buffer);
+        }
         batches = null;
+        readBuffer = null;
     }
 }
