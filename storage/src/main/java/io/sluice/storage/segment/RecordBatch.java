@@ -30,8 +30,11 @@ import java.util.zip.CRC32C;
  *                                  (the record's), tagCount varint (at least 1), tags; to the batch end
  * </pre>
  * Its records region is then, byte for byte, the records of a Kafka v2 record batch with this base
- * offset and first timestamp, which a fetch sends with a new batch header and no record touched.
- * Every batch written now has this bit; batches without it (written before) read as before.
+ * offset and first timestamp (Kafka's deltas mean the same, gaps after compaction included), which a
+ * fetch sends after a new 61-byte batch header without touching a record; the region's own CRC-32C,
+ * taken while the batch's is checked, gives the new header's. The log writes new records in such
+ * batches; compaction keeps a batch's layout; batches without the bit (written by earlier versions)
+ * read as before, record by record.
  *
  * <p>Example: three records at offsets 100..102 give baseOffset 100 and lastOffsetDelta 2; after
  * compaction removes offset 102 the batch still says lastOffsetDelta 2, so the segment's next
