@@ -36,8 +36,9 @@ import io.sluice.streams.Stream;
  * it is answered with whatever there is, possibly nothing. No thread, and never an event loop,
  * waits for data.
  *
- * <p>Every partition is answered: its records (one uncompressed batch, never null, at least one
- * record when there is one even beyond the byte limits), its high watermark (the end of what is
+ * <p>Every partition is answered: its records (uncompressed batches, never null, at least one
+ * record when there is one even beyond the byte limits; a stored batch that holds Kafka records is
+ * sent whole, with any records before the fetch offset, which consumers skip as they do Kafka's), its high watermark (the end of what is
  * durable), last stable offset (the same: there are no transactions) and log start offset.
  * Fetch sessions (KIP-227) are not kept: the session id is always 0, so clients send full requests.
  */
@@ -239,7 +240,8 @@ final class FetchHandler implements AppendListener {
             }
             int maxBytes = Math.max(limit, 1);
             // Sized for what the read may return: a few waiting records must not reserve a whole partition's limit.
-            RecordBatchWriter writer = new RecordBatchWriter(Math.min(maxBytes, (end - offset) * TYPICAL_RECORD_BYTES));
+            RecordBatchWriter writer = new RecordBatchWriter(Math.min(maxBytes, (end - offset) * TYPICAL_RECORD_BYTES),
+                    Node.LEADER_EPOCH);
             try {
                 stream.read(p, offset, MAX_RECORDS, maxBytes, writer);
             } catch (OffsetOutOfRangeException e) {
@@ -249,7 +251,7 @@ final class FetchHandler implements AppendListener {
             if (writer.count() == 0) {
                 return 0;
             }
-            ByteBuffer batch = writer.finish(Node.LEADER_EPOCH);
+            ByteBuffer batch = writer.finish();
             answer.setRecords(MemoryRecords.readableRecords(batch));
             return batch.remaining();
         }

@@ -7,10 +7,12 @@ import java.util.zip.CRC32C;
 
 import org.apache.kafka.common.utils.ByteUtils;
 
+import io.sluice.storage.Crc32c;
+import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.RecordFlyweight;
 
 /**
- * Writes stream records as one Kafka record batch (magic 2, uncompressed, CreateTime, no producer),
+ * Writes stream records as Kafka record batches (magic 2, uncompressed, CreateTime, no producer),
  * what a Fetch response carries. The layout is Kafka's ({@code DefaultRecordBatch}):
  * <pre>
  *  baseOffset int64 | length int32 | partitionLeaderEpoch int32 | magic int8 = 2 | crc uint32 |
@@ -22,13 +24,15 @@ import io.sluice.storage.RecordFlyweight;
  * header count varint, headers (key: varint length and UTF-8, value: varint length, -1 for none).
  * Offsets may have gaps (compaction); the deltas carry them.
  *
- * <p>It is the visitor of a storage read ({@link io.sluice.streams.Stream#read(int, long, int, int, Consumer)}):
- * each record is written straight from the storage's bytes into one growing array, its key, value
- * and headers copied once and nothing allocated per record (the storage hands headers out in the
- * encoding above). {@link #finish} then fills in the header and the CRC. One batch per writer; one
- * thread.
+ * <p>It is the visitor of a storage read ({@link io.sluice.streams.Stream#read(int, long, int, int, Consumer)}),
+ * writing into one growing array. A stored batch whose records are already Kafka records
+ * ({@link #acceptBatch}) becomes one batch of its own: a header, its records copied in one piece, a
+ * CRC. Records handed out one by one ({@link #accept}) are written straight from the storage's bytes
+ * into a batch of their own, their key, value and headers copied once and nothing allocated per
+ * record (the storage hands headers out in the encoding above); the next whole batch, or
+ * {@link #finish}, closes that batch. One writer per answer; one thread.
  */
-public final class RecordBatchWriter implements Consumer<RecordFlyweight> {
+public final class RecordBatchWriter implements RecordBatchVisitor {
     static final int BASE_OFFSET = 0;
     static final int LENGTH = 8;
     static final int PARTITION_LEADER_EPOCH = 12;
@@ -45,31 +49,41 @@ public final class RecordBatchWriter implements Consumer<RecordFlyweight> {
     static final int RECORDS = 61;
     /** Bytes before the first record. */
     public static final int HEADER_SIZE = RECORDS;
-    /** Largest first allocation: a larger batch grows into its size instead of being reserved up front. */
+    /** Largest first allocation: a larger answer grows into its size instead of being reserved up front. */
     private static final int MAX_INITIAL_BYTES = 4 << 20;
 
+    private final int leaderEpoch;
+    private final CRC32C crc = new CRC32C();
     private byte[] out;
-    private int size = HEADER_SIZE;
+    private int size;
     private int count;
+    /** The batch of records written one by one, open until a whole batch or the end: its index, -1 for none. */
+    private int openBatch = -1;
+    private int openCount;
     private long baseOffset;
     private long baseTimestamp;
     private long maxTimestamp;
     private long lastOffset;
 
     /**
-     * A writer for a batch of about {@code payloadBytes} bytes of keys, values and headers: the
-     * array starts a quarter larger, for the records' framing (at most {@value #MAX_INITIAL_BYTES}
-     * bytes), and grows when the guess was short.
+     * A writer for batches of about {@code payloadBytes} bytes of keys, values and headers, stamped
+     * with {@code leaderEpoch}: the array starts a quarter larger, for the records' framing (at most
+     * {@value #MAX_INITIAL_BYTES} bytes), and grows when the guess was short.
      */
-    public RecordBatchWriter(long payloadBytes) {
+    public RecordBatchWriter(long payloadBytes, int leaderEpoch) {
+        this.leaderEpoch = leaderEpoch;
         long estimate = HEADER_SIZE + Math.max(payloadBytes, 0) * 5 / 4;
         out = new byte[(int) Math.min(estimate, MAX_INITIAL_BYTES)];
     }
 
-    /** Appends one record; the first one sets the batch's base offset and timestamp. */
+    /** Appends one record to the open batch, opening one if needed; the first one sets its base offset and timestamp. */
     @Override
     public void accept(RecordFlyweight record) {
-        if (count == 0) {
+        if (openBatch < 0) {
+            ensureRoom(HEADER_SIZE);
+            openBatch = size;
+            size += HEADER_SIZE;
+            openCount = 0;
             baseOffset = record.offset();
             baseTimestamp = record.timestamp();
             maxTimestamp = baseTimestamp;
@@ -94,9 +108,27 @@ public final class RecordBatchWriter implements Consumer<RecordFlyweight> {
         at += Math.max(valueLength, 0);
         record.copyHeaders(out, at);
         size = at + headersSize;
+        openCount++;
         count++;
         lastOffset = record.offset();
         maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+    }
+
+    /**
+     * Closes the open batch, then writes the stored batch as one Kafka batch, its records copied as
+     * they are and its CRC made from theirs.
+     */
+    @Override
+    public void acceptBatch(long baseOffset, int lastOffsetDelta, long firstTimestamp, long maxTimestamp, int recordCount,
+                            ByteBuffer records, int recordsCrc) {
+        closeOpenBatch();
+        int length = records.remaining();
+        ensureRoom(HEADER_SIZE + length);
+        records.get(records.position(), out, size + RECORDS, length);
+        writeHeader(size, size + HEADER_SIZE + length, baseOffset, lastOffsetDelta, firstTimestamp, maxTimestamp, recordCount);
+        writeCrc(size, Crc32c.combine(crc(size + ATTRIBUTES, size + RECORDS), recordsCrc, length));
+        size += HEADER_SIZE + length;
+        count += recordCount;
     }
 
     /** Records written so far. */
@@ -104,28 +136,49 @@ public final class RecordBatchWriter implements Consumer<RecordFlyweight> {
         return count;
     }
 
-    /** The batch of every record written (at least one), its header and CRC filled in. */
-    public ByteBuffer finish(int leaderEpoch) {
+    /** Every batch written (at least one record in all), headers and CRCs filled in. */
+    public ByteBuffer finish() {
         if (count == 0) {
             throw new IllegalStateException("a record batch needs at least one record");
         }
-        ByteBuffer batch = ByteBuffer.wrap(out, 0, size);
-        batch.putLong(BASE_OFFSET, baseOffset);
-        batch.putInt(LENGTH, size - PARTITION_LEADER_EPOCH);
+        closeOpenBatch();
+        return ByteBuffer.wrap(out, 0, size);
+    }
+
+    private void closeOpenBatch() {
+        if (openBatch >= 0) {
+            writeHeader(openBatch, size, baseOffset, (int) (lastOffset - baseOffset), baseTimestamp, maxTimestamp, openCount);
+            writeCrc(openBatch, crc(openBatch + ATTRIBUTES, size));
+            openBatch = -1;
+        }
+    }
+
+    /** Fills in the header of the batch at {@code start}, whose records end at {@code end}, but for the CRC. */
+    private void writeHeader(int start, int end, long base, int lastOffsetDelta, long firstTimestamp, long maxTime,
+                             int records) {
+        ByteBuffer batch = ByteBuffer.wrap(out, start, HEADER_SIZE).slice();
+        batch.putLong(BASE_OFFSET, base);
+        batch.putInt(LENGTH, end - start - PARTITION_LEADER_EPOCH);
         batch.putInt(PARTITION_LEADER_EPOCH, leaderEpoch);
         batch.put(MAGIC, (byte) 2);
         batch.putShort(ATTRIBUTES, (short) 0);
-        batch.putInt(LAST_OFFSET_DELTA, (int) (lastOffset - baseOffset));
-        batch.putLong(BASE_TIMESTAMP, baseTimestamp);
-        batch.putLong(MAX_TIMESTAMP, maxTimestamp);
+        batch.putInt(LAST_OFFSET_DELTA, lastOffsetDelta);
+        batch.putLong(BASE_TIMESTAMP, firstTimestamp);
+        batch.putLong(MAX_TIMESTAMP, maxTime);
         batch.putLong(PRODUCER_ID, -1L);
         batch.putShort(PRODUCER_EPOCH, (short) -1);
         batch.putInt(BASE_SEQUENCE, -1);
-        batch.putInt(RECORD_COUNT, count);
-        CRC32C crc = new CRC32C();
-        crc.update(out, ATTRIBUTES, size - ATTRIBUTES);
-        ByteUtils.writeUnsignedInt(batch, CRC, crc.getValue());
-        return batch;
+        batch.putInt(RECORD_COUNT, records);
+    }
+
+    private int crc(int from, int to) {
+        crc.reset();
+        crc.update(out, from, to - from);
+        return (int) crc.getValue();
+    }
+
+    private void writeCrc(int start, int value) {
+        ByteUtils.writeUnsignedInt(ByteBuffer.wrap(out), start + CRC, value & 0xFFFFFFFFL);
     }
 
     private void ensureRoom(int bytes) {

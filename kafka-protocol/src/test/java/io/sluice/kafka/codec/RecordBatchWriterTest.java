@@ -6,21 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
 import io.sluice.storage.Header;
+import io.sluice.storage.LogSettings;
 import io.sluice.storage.Record;
+import io.sluice.storage.ShardSettings;
+import io.sluice.storage.StorageAdapter;
 import io.sluice.storage.StoredRecord;
 import io.sluice.storage.segment.RecordCodec;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A written batch is what kafka-clients' own reader accepts: valid CRC, every field back as written.
- * The records reach the writer through the storage's own record encoding, as a fetch's do.
+ * The records reach the writer as a fetch's do: one by one through the storage's own record encoding,
+ * or whole stored batches from the segment engine.
  */
 class RecordBatchWriterTest {
 
@@ -64,10 +70,10 @@ class RecordBatchWriterTest {
 
     /** Writes the records as a fetch does: visited as the storage hands them out, into a writer sized too small. */
     private static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
-        RecordBatchWriter writer = new RecordBatchWriter(16);
+        RecordBatchWriter writer = new RecordBatchWriter(16, leaderEpoch);
         RecordCodec.visit(records, writer);
         assertEquals(records.size(), writer.count());
-        return writer.finish(leaderEpoch);
+        return writer.finish();
     }
 
     private static byte[] bytes(ByteBuffer buffer) {
@@ -77,6 +83,50 @@ class RecordBatchWriterTest {
         byte[] bytes = new byte[buffer.remaining()];
         buffer.get(bytes);
         return bytes;
+    }
+
+    /**
+     * Stored batches go out whole: the records of several appends, each its own Kafka batch, from
+     * a fetch offset inside the first one; tags stay out of the records and every CRC holds.
+     */
+    @Test
+    void storedBatchesAreSentWholeAsValidKafkaBatches(@TempDir Path dir) {
+        List<Record> written = new ArrayList<>();
+        try (StorageAdapter adapter = StorageAdapter.open(dir)) {
+            adapter.createShard("s_0", ShardSettings.segment(LogSettings.defaults()));
+            for (int append = 0; append < 4; append++) {
+                List<Record> records = new ArrayList<>();
+                for (int i = 0; i < 25; i++) {
+                    int n = append * 25 + i;
+                    List<Header> headers = n % 2 == 0 ? List.of() : List.of(new Header("mqtt.qos", new byte[] {'1'}));
+                    records.add(new Record(n % 3 == 0 ? null : ("k" + n).getBytes(StandardCharsets.UTF_8),
+                            ("v" + n).getBytes(StandardCharsets.UTF_8), 1_000 + n, n % 5 == 0 ? List.of("tag" + n) : List.of(),
+                            headers));
+                }
+                adapter.batchWrite("s_0", records);
+                written.addAll(records);
+            }
+            RecordBatchWriter writer = new RecordBatchWriter(16, 3);
+            adapter.readByOffset("s_0", 30, 1000, 1 << 20, writer);
+            assertEquals(75, writer.count(), "the batch holding offset 30 goes whole, from offset 25");
+            int batchCount = 0;
+            long next = 25;
+            for (MutableRecordBatch batch : MemoryRecords.readableRecords(writer.finish()).batches()) {
+                batch.ensureValid();
+                assertEquals(next, batch.baseOffset());
+                for (org.apache.kafka.common.record.internal.Record read : batch) {
+                    Record expected = written.get((int) read.offset());
+                    assertEquals(next++, read.offset());
+                    assertEquals(expected.timestamp(), read.timestamp());
+                    assertArrayEquals(expected.key(), bytes(read.key()));
+                    assertArrayEquals(expected.value(), bytes(read.value()));
+                    assertEquals(expected.headers().size(), read.headers().length, "no tag shows as a header");
+                }
+                batchCount++;
+            }
+            assertEquals(100, next);
+            assertEquals(3, batchCount);
+        }
     }
 
     @Test

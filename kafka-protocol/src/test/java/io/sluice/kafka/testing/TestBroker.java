@@ -11,6 +11,7 @@ import io.sluice.kafka.MqttPublisher;
 import io.sluice.net.EventLoops;
 import io.sluice.net.ListenerSpec;
 import io.sluice.net.auth.Authenticator;
+import io.sluice.storage.LogScheduler;
 import io.sluice.storage.StorageAdapter;
 import io.sluice.streams.StreamSettings;
 import io.sluice.streams.Streams;
@@ -27,6 +28,9 @@ public final class TestBroker implements AutoCloseable {
     private final KafkaAuthorizer authorizer;
     private final MqttPublisher publisher;
     private int advertisedPort;
+    /** Retention and compaction pass interval; 0 for the adapter's default. */
+    private long maintenanceMs;
+    private LogScheduler scheduler;
     /** 0 until the first start; then the port every restart binds again, as a restarted server would. */
     private int boundPort;
     private EventLoops loops;
@@ -54,6 +58,15 @@ public final class TestBroker implements AutoCloseable {
         return broker;
     }
 
+    /** A broker whose storage runs retention and compaction every {@code maintenanceMs}. */
+    public static TestBroker startMaintainedEvery(Path dir, List<StreamSettings> configured, long maintenanceMs) {
+        TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
+                MqttPublisher.NONE);
+        broker.maintenanceMs = maintenanceMs;
+        broker.open();
+        return broker;
+    }
+
     /** A broker that tells clients to connect to {@code advertisedPort} (a proxy in front of it). */
     public static TestBroker startBehind(Path dir, List<StreamSettings> configured, int advertisedPort) {
         TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
@@ -65,7 +78,8 @@ public final class TestBroker implements AutoCloseable {
 
     private void open() {
         loops = new EventLoops(2);
-        adapter = StorageAdapter.open(dir);
+        scheduler = maintenanceMs > 0 ? new LogScheduler("test", 1, maintenanceMs) : null;
+        adapter = StorageAdapter.open(dir, scheduler);
         streams = Streams.open(adapter, configured);
         KafkaSettings defaults = KafkaSettings.of(ListenerSpec.tcp("kafka", new InetSocketAddress("127.0.0.1", boundPort)));
         KafkaSettings settings = new KafkaSettings(defaults.listener(), null, advertisedPort, defaults.maxRequestSize(),
@@ -107,6 +121,10 @@ public final class TestBroker implements AutoCloseable {
         if (adapter != null) {
             adapter.close();
             adapter = null;
+        }
+        if (scheduler != null) {
+            scheduler.close();
+            scheduler = null;
         }
         if (loops != null) {
             loops.close();

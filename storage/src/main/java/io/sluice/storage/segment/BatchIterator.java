@@ -6,6 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
+import io.sluice.storage.Crc32c;
+
 /**
  * Walks the record batches of a byte range of a segment file with positional reads into one
  * reusable buffer (large reads for sequential scans; the buffer grows to fit a large batch). It
@@ -26,8 +28,6 @@ final class BatchIterator {
         CORRUPT
     }
 
-    private static final int DEFAULT_READ_BYTES = 256 * 1024;
-
     private final FileChannel channel;
     private final Path file;
     private final boolean verifyCrc;
@@ -38,20 +38,29 @@ final class BatchIterator {
     private long end;
     private long next;
     private int batchIndex;
+    private int recordsCrc;
     private long batchPosition;
     private Stop stop = Stop.NONE;
     private String detail;
+
+    /** Bytes read at a time unless the caller's buffer says otherwise. */
+    static final int DEFAULT_READ_BYTES = 256 * 1024;
 
     BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc) {
         this(channel, file, start, end, verifyCrc, DEFAULT_READ_BYTES);
     }
 
     BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc, int readBytes) {
+        this(channel, file, start, end, verifyCrc, ByteBuffer.allocate(readBytes));
+    }
+
+    /** Reads through {@code buffer} (a heap buffer whose contents it overwrites), growing past it when a batch is larger. */
+    BatchIterator(FileChannel channel, Path file, long start, long end, boolean verifyCrc, ByteBuffer buffer) {
         this.channel = channel;
         this.file = file;
         this.verifyCrc = verifyCrc;
-        this.buffer = ByteBuffer.allocate(readBytes);
-        this.buffer.limit(0);
+        this.buffer = buffer;
+        this.buffer.clear().limit(0);
         this.bufferStart = start;
         this.next = start;
         this.end = end;
@@ -82,7 +91,7 @@ final class BatchIterator {
             return stop(Stop.CORRUPT, problem);
         }
         if (verifyCrc) {
-            int computed = RecordBatch.computeCrc(buffer, index, crc);
+            int computed = RecordBatch.hasKafkaRecords(buffer, index) ? crcByParts(index) : RecordBatch.computeCrc(buffer, index, crc);
             int stored = RecordBatch.storedCrc(buffer, index);
             if (computed != stored) {
                 return stop(Stop.CORRUPT, "CRC-32C mismatch: stored " + Integer.toHexString(stored)
@@ -93,6 +102,26 @@ final class BatchIterator {
         batchPosition = next;
         next += size;
         return true;
+    }
+
+    /**
+     * The batch's CRC-32C from those of its parts: header, records and tags, so the records' own
+     * ({@link #recordsCrc}) comes without a second pass.
+     */
+    private int crcByParts(int index) {
+        int records = RecordBatch.recordsIndex(buffer, index);
+        int recordsEnd = RecordBatch.recordsEnd(buffer, index);
+        int batchEnd = index + RecordBatch.sizeInBytes(buffer, index);
+        int header = crcOf(index + RecordBatch.MAGIC_OFFSET, records);
+        recordsCrc = crcOf(records, recordsEnd);
+        int tags = crcOf(recordsEnd, batchEnd);
+        return Crc32c.combine(Crc32c.combine(header, recordsCrc, recordsEnd - records), tags, batchEnd - recordsEnd);
+    }
+
+    private int crcOf(int from, int to) {
+        crc.reset();
+        crc.update(buffer.array(), buffer.arrayOffset() + from, to - from);
+        return (int) crc.getValue();
     }
 
     private boolean stop(Stop reason, String why) {
@@ -139,6 +168,14 @@ final class BatchIterator {
     /** The buffer holding the current batch; valid until the next call to {@link #next}. */
     ByteBuffer buffer() {
         return buffer;
+    }
+
+    /**
+     * CRC-32C of the records region of the current batch, a Kafka-layout batch read with its CRC
+     * verified (checked as a part of the batch's).
+     */
+    int recordsCrc() {
+        return recordsCrc;
     }
 
     /** Index of the current batch in {@link #buffer}. */

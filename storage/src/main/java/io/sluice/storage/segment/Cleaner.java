@@ -146,12 +146,9 @@ final class Cleaner {
     private void forEachRecord(BatchIterator batches, Runnable action) {
         ByteBuffer buffer = batches.buffer();
         int index = batches.batchIndex();
-        int end = index + batches.batchSize();
-        int at = index + RecordBatch.RECORDS_OFFSET;
-        long base = RecordBatch.baseOffset(buffer, index);
-        long firstTimestamp = RecordBatch.firstTimestamp(buffer, index);
+        int at = record.enterBatch(buffer, index);
         for (int i = RecordBatch.recordCount(buffer, index); i > 0; i--) {
-            at = record.parse(buffer, at, end, base, firstTimestamp);
+            at = record.parseNext(at);
             action.run();
         }
     }
@@ -239,12 +236,13 @@ final class Cleaner {
             long base = RecordBatch.baseOffset(buffer, index);
             long last = RecordBatch.lastOffset(buffer, index);
             long firstTimestamp = RecordBatch.firstTimestamp(buffer, index);
-            output.startCopy(base, firstTimestamp, last);
+            output.startCopy(base, firstTimestamp, last, RecordBatch.hasKafkaRecords(buffer, index));
             ByteBuffer probe = buffer.duplicate();
             long[] droppedHere = {0};
             forEachRecord(batches, () -> {
                 if (isLive(probe, latest, tombstoneHorizon)) {
-                    output.appendCopy(buffer, record.start(), record.end() - record.start(), record.timestamp());
+                    output.appendCopy(buffer, record.start(), record.end() - record.start(), record.tagEntryIndex(),
+                            record.tagEntryLength(), record.timestamp());
                 } else {
                     droppedHere[0]++;
                 }

@@ -14,9 +14,10 @@ import io.sluice.storage.RecordFlyweight;
  * A flyweight over one record inside a batch (layout in {@link RecordBatch}): {@link #parse} reads
  * the record's framing and remembers where its key, value, tags and headers lie, so a scan can test
  * a key or a tag, skip a record, or copy its fields where a reader wants them
- * ({@link RecordFlyweight}) without copying anything else. The record layout writes headers as
- * {@link RecordFlyweight} hands them out, so they are copied as one run. One view serves a whole
- * scan; not thread-safe.
+ * ({@link RecordFlyweight}) without copying anything else. Both record layouts write headers as
+ * {@link RecordFlyweight} hands them out, so they are copied as one run. In a Kafka-layout batch a
+ * record's tags come from the batch's tags section, read along with the records in order. One view
+ * serves a whole scan; not thread-safe.
  */
 final class RecordView implements RecordFlyweight {
     private final Varint.Reader reader = new Varint.Reader();
@@ -33,22 +34,80 @@ final class RecordView implements RecordFlyweight {
     private int valueIndex;
     private int valueLength;
     private int tagsIndex;
+    /** Index after the record's tags: its end, or in the Kafka layout the end of its tags section entry. */
+    private int tagsEnd;
     private int tagCount;
     private int tagBytes;
     private int headerCountIndex;
     private int headersIndex;
     private int headerCount;
+    /** The batch being read: its layout, base offset, first timestamp, end, and where its records end. */
+    private boolean kafkaLayout;
+    private long batchBase;
+    private long batchFirstTimestamp;
+    private int batchEnd;
+    private int recordsEnd;
+    /** Kafka layout: index of the next unread entry of the tags section, and the record's own entry. */
+    private int tagCursor;
+    private int tagEntryIndex;
+    private int tagEntryLength;
 
     /**
      * Parses the record starting at {@code index} of {@code buffer} (a heap buffer, whose array it
-     * reads), a batch with the given base offset and first timestamp that ends at {@code batchEnd};
-     * returns the index after the record. Every length inside the record is checked against the
-     * record's end here, so the accessors that read tags and headers later cannot run past it.
-     * Indices are the buffer's.
+     * reads) in the layout of a batch without {@link RecordBatch#KAFKA_RECORDS} (and of
+     * {@link RecordCodec}), in a batch with the given base offset and first timestamp that ends at
+     * {@code batchEnd}; returns the index after the record. Every length inside the record is
+     * checked against the record's end here, so the accessors that read tags and headers later
+     * cannot run past it. Indices are the buffer's.
      *
      * @throws IllegalArgumentException when the framing does not fit inside the batch
      */
     int parse(ByteBuffer buffer, int index, int batchEnd, long baseOffset, long firstTimestamp) {
+        use(buffer, batchEnd);
+        kafkaLayout = false;
+        recordsEnd = batchEnd;
+        tagCursor = batchEnd;
+        this.batchEnd = batchEnd;
+        batchBase = baseOffset;
+        batchFirstTimestamp = firstTimestamp;
+        return parseNext(index);
+    }
+
+    /**
+     * Starts on the batch at {@code batchIndex} of {@code buffer} (a heap buffer holding the whole
+     * batch, its header checked); returns the index of its first record, for {@link #parseNext}.
+     */
+    int enterBatch(ByteBuffer buffer, int batchIndex) {
+        batchEnd = batchIndex + RecordBatch.sizeInBytes(buffer, batchIndex);
+        use(buffer, batchEnd);
+        kafkaLayout = RecordBatch.hasKafkaRecords(buffer, batchIndex);
+        recordsEnd = RecordBatch.recordsEnd(buffer, batchIndex);
+        tagCursor = recordsEnd;
+        batchBase = RecordBatch.baseOffset(buffer, batchIndex);
+        batchFirstTimestamp = RecordBatch.firstTimestamp(buffer, batchIndex);
+        return RecordBatch.recordsIndex(buffer, batchIndex);
+    }
+
+    /**
+     * Parses the record at {@code index} of the batch last entered (or given to {@link #parse});
+     * returns the index after it. Records must be parsed in order, since a Kafka-layout batch's
+     * tags section is read along with them.
+     *
+     * @throws IllegalArgumentException when the framing does not fit inside the batch
+     */
+    int parseNext(int index) {
+        if (index < 0 || index > recordsEnd) {
+            throw new IllegalArgumentException("record at batch index " + index + " is outside the records' end " + recordsEnd);
+        }
+        reader.reset(bytes, base + index, base + recordsEnd);
+        int next = parseFraming(index);
+        if (kafkaLayout) {
+            parseTagEntry(index);
+        }
+        return next;
+    }
+
+    private void use(ByteBuffer buffer, int batchEnd) {
         if (buffer != source) {
             if (!buffer.hasArray()) {
                 throw new IllegalArgumentException("records are parsed from heap buffers, not " + buffer);
@@ -57,47 +116,43 @@ final class RecordView implements RecordFlyweight {
             bytes = buffer.array();
             base = buffer.arrayOffset();
         }
-        if (index < 0 || batchEnd > buffer.capacity() || index > batchEnd) {
-            throw new IllegalArgumentException("record at batch index " + index + " is outside the batch end " + batchEnd
-                    + " or the buffer's " + buffer.capacity() + " bytes");
+        if (batchEnd > buffer.capacity()) {
+            throw new IllegalArgumentException("batch end " + batchEnd + " is past the buffer's " + buffer.capacity() + " bytes");
         }
-        reader.reset(bytes, base + index, base + batchEnd);
-        return parseFraming(index, batchEnd, baseOffset, firstTimestamp);
     }
 
-    private int parseFraming(int index, int batchEnd, long baseOffset, long firstTimestamp) {
+    private int parseFraming(int index) {
         int length = reader.readInt();
         start = index;
         end = position() + length;
-        if (length < 0 || end > batchEnd) {
+        if (length < 0 || end > recordsEnd) {
             throw new IllegalArgumentException("record length " + length + " at batch index " + index
-                    + " runs past the batch end " + batchEnd);
+                    + " runs past the records' end " + recordsEnd);
         }
         reader.limit(base + end);
         byte attributes = reader.readByte();
-        timestamp = firstTimestamp + reader.readLong();
+        timestamp = batchFirstTimestamp + reader.readLong();
         if (timestamp < 0) {
             throw new IllegalArgumentException("record at batch index " + index + " has a negative timestamp " + timestamp);
         }
-        offset = baseOffset + reader.readInt();
+        offset = batchBase + reader.readInt();
         keyLength = reader.readInt();
         keyIndex = position();
         skipNullable(keyLength);
         valueLength = reader.readInt();
         valueIndex = position();
         skipNullable(valueLength);
-        tagCount = count(reader.readInt(), "tag", index);
-        tagsIndex = position();
+        tagCount = 0;
         tagBytes = 0;
-        for (int i = 0; i < tagCount; i++) {
-            int tagLength = reader.readInt();
-            skip(tagLength);
-            tagBytes += tagLength;
+        tagEntryLength = 0;
+        if (!kafkaLayout) {
+            tagCount = skipTags(index);
+            tagsEnd = end;
         }
         headerCount = 0;
         headerCountIndex = end;
         headersIndex = end;
-        if ((attributes & RecordBatch.HAS_HEADERS) != 0) {
+        if (kafkaLayout || (attributes & RecordBatch.HAS_HEADERS) != 0) {
             headerCountIndex = position();
             headerCount = count(reader.readInt(), "header", index);
             headersIndex = position();
@@ -106,7 +161,44 @@ final class RecordView implements RecordFlyweight {
                 skipNullable(reader.readInt());
             }
         }
+        if (kafkaLayout && reader.remaining() != 0) {
+            throw new IllegalArgumentException("record at batch index " + index + " has " + reader.remaining()
+                    + " bytes after its headers");
+        }
         return end;
+    }
+
+    /** Reads a tag count and skips the tags, noting where they start and adding up their bytes; returns the count. */
+    private int skipTags(int index) {
+        int count = count(reader.readInt(), "tag", index);
+        tagsIndex = position();
+        for (int i = 0; i < count; i++) {
+            int tagLength = reader.readInt();
+            skip(tagLength);
+            tagBytes += tagLength;
+        }
+        return count;
+    }
+
+    /** Takes the record's tags from the next entry of the tags section, when that entry is the record's. */
+    private void parseTagEntry(int index) {
+        if (tagCursor >= batchEnd) {
+            return;
+        }
+        reader.reset(bytes, base + tagCursor, base + batchEnd);
+        long entryOffset = batchBase + reader.readInt();
+        if (entryOffset < offset) {
+            throw new IllegalArgumentException("tags section entry for offset " + entryOffset + " at batch index " + tagCursor
+                    + " matches no record (the record at batch index " + index + " has offset " + offset + ")");
+        }
+        if (entryOffset > offset) {
+            return;
+        }
+        tagEntryIndex = tagCursor;
+        tagCount = skipTags(index);
+        tagsEnd = position();
+        tagCursor = tagsEnd;
+        tagEntryLength = tagsEnd - tagEntryIndex;
     }
 
     /** The reader's position as a buffer index. */
@@ -207,6 +299,16 @@ final class RecordView implements RecordFlyweight {
         return end;
     }
 
+    /** Kafka layout: index of the record's entry in the batch's tags section. */
+    int tagEntryIndex() {
+        return tagEntryIndex;
+    }
+
+    /** Kafka layout: bytes of the record's entry in the tags section; 0 when it has no tags (and always in the other layout). */
+    int tagEntryLength() {
+        return tagEntryLength;
+    }
+
     int keyIndex() {
         return keyIndex;
     }
@@ -217,7 +319,7 @@ final class RecordView implements RecordFlyweight {
 
     /** True when one of the record's tags has exactly these UTF-8 bytes. */
     boolean hasTag(byte[] tag) {
-        reader.reset(bytes, base + tagsIndex, base + end);
+        reader.reset(bytes, base + tagsIndex, base + tagsEnd);
         for (int i = 0; i < tagCount; i++) {
             int length = reader.readInt();
             if (length == tag.length && rangeEquals(position(), tag)) {
@@ -245,7 +347,7 @@ final class RecordView implements RecordFlyweight {
             return List.of();
         }
         List<String> tags = new ArrayList<>(tagCount);
-        reader.reset(bytes, base + tagsIndex, base + end);
+        reader.reset(bytes, base + tagsIndex, base + tagsEnd);
         for (int i = 0; i < tagCount; i++) {
             int length = reader.readInt();
             tags.add(new String(bytes, reader.position(), length, StandardCharsets.UTF_8));

@@ -219,6 +219,11 @@ final class Segment {
         return new BatchIterator(channel, logFile, start, end, verifyCrc);
     }
 
+    /** As {@link #iterator(long, long, boolean)}, reading through {@code buffer}. */
+    BatchIterator iterator(long start, long end, boolean verifyCrc, ByteBuffer buffer) {
+        return new BatchIterator(channel, logFile, start, end, verifyCrc, buffer);
+    }
+
     /** Scan start for {@code offset}: the position of the largest indexed batch at or below it. */
     int positionFor(long offset) {
         return offsetIndex.lookup(offset);

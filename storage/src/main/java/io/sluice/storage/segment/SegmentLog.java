@@ -28,6 +28,7 @@ import io.sluice.storage.LogWriteException;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.OffsetOutOfRangeException;
 import io.sluice.storage.Record;
+import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.RecordFlyweight;
 import io.sluice.storage.RecordTooLargeException;
 import io.sluice.storage.StorageCounter;
@@ -255,9 +256,9 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     /** A record larger than the batch buffer gets a batch of its own (rare; allocates). */
     private void appendOversized(int size, long offset, long timestamp, byte[] key, byte[] value, byte[] tag,
                                  List<String> tags, List<Header> headers) {
-        int batchBytes = RecordBatch.HEADER_SIZE + size;
+        int batchBytes = RecordBatch.KAFKA_HEADER_SIZE + size;
         if (batchBytes > settings.segmentBytes()) {
-            throw new RecordTooLargeException(name, size, settings.segmentBytes() - RecordBatch.HEADER_SIZE);
+            throw new RecordTooLargeException(name, size, settings.segmentBytes() - RecordBatch.KAFKA_HEADER_SIZE);
         }
         RecordBatchBuilder single = new RecordBatchBuilder(batchBytes);
         single.append(offset, timestamp, key, value, tag, tags, headers);
@@ -459,11 +460,30 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
         return visit(offset, maxRecords, maxBytes, visitor);
     }
 
+    /**
+     * A {@link RecordBatchVisitor} gets every Kafka-layout batch whole: its records count against the
+     * limits together, and a batch that would pass them ends the read unless it is the first.
+     */
     private int visit(long offset, int maxRecords, int maxBytes, Consumer<? super RecordView> visitor) {
+        RecordBatchVisitor batchVisitor = visitor instanceof RecordBatchVisitor whole ? whole : null;
         int count = 0;
         long bytes = 0;
         try (SegmentLogCursor cursor = openCursor(offset)) {
-            while (count < maxRecords && cursor.next()) {
+            while (count < maxRecords) {
+                if (batchVisitor != null && cursor.nextWholeBatch()) {
+                    int records = cursor.wholeBatchRecords();
+                    int size = cursor.wholeBatchBytes();
+                    if (count > 0 && (bytes + size > maxBytes || count + records > maxRecords)) {
+                        break;
+                    }
+                    cursor.handOutWholeBatch(batchVisitor);
+                    count += records;
+                    bytes += size;
+                    continue;
+                }
+                if (!cursor.next()) {
+                    break;
+                }
                 int size = cursor.payloadBytes();
                 if (count > 0 && bytes + size > maxBytes) {
                     break;

@@ -7,13 +7,14 @@ import java.util.List;
 import io.sluice.storage.CorruptRecordException;
 import io.sluice.storage.Header;
 import io.sluice.storage.LogCursor;
+import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.StoredRecord;
 
 /**
  * The {@link LogCursor} of a {@link SegmentLog}: large positional reads through a
- * {@link BatchIterator} and a {@link RecordView} over each record, so a full scan to rebuild state
- * is fast. Holds a reference to its current segment, so retention or compaction cannot close the
+ * {@link BatchIterator} into this thread's kept read buffer ({@link ReadBuffers}, given back at
+ * {@link #close}) and a {@link RecordView} over each record, so a full scan to rebuild state is fast. Holds a reference to its current segment, so retention or compaction cannot close the
  * file under it; a segment deleted before the cursor reached it is skipped.
  */
 final class SegmentLogCursor implements LogCursor {
@@ -24,11 +25,11 @@ final class SegmentLogCursor implements LogCursor {
     private final RecordView record = new RecordView();
     private Segment segment;
     private BatchIterator batches;
+    /** The read buffer between segments (held by {@link #batches} while it reads one), taken from {@link ReadBuffers}. */
+    private ByteBuffer readBuffer;
     private int recordIndex;
     private int recordsLeft;
-    private int batchEnd;
     private long batchBase;
-    private long batchFirstTimestamp;
     private long batchLast;
     private long previousOffset;
     private boolean done;
@@ -65,7 +66,7 @@ final class SegmentLogCursor implements LogCursor {
 
     private void parseRecord() {
         try {
-            recordIndex = record.parse(batches.buffer(), recordIndex, batchEnd, batchBase, batchFirstTimestamp);
+            recordIndex = record.parseNext(recordIndex);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             log.countCorruptRead();
             throw new CorruptRecordException(segment.logFile(), batches.batchPosition(), "unreadable record: " + e.getMessage());
@@ -77,6 +78,49 @@ final class SegmentLogCursor implements LogCursor {
                     + " is not after " + previousOffset + " within the batch's offsets " + batchBase + ".." + batchLast);
         }
         previousOffset = record.offset();
+    }
+
+    /**
+     * Between batches, moves to the next one and returns true when it can be handed out whole
+     * ({@link #handOutWholeBatch}): its records are in the Kafka layout and all below the end, and no
+     * timestamp filter applies. {@link #next} then goes on after it. Otherwise {@link #next} visits
+     * the batch's records as usual; within a batch, returns false.
+     */
+    boolean nextWholeBatch() {
+        if (recordsLeft > 0 || done) {
+            return false;
+        }
+        if (!nextBatch()) {
+            return finish();
+        }
+        ByteBuffer buffer = batches.buffer();
+        if (!RecordBatch.hasKafkaRecords(buffer, batches.batchIndex()) || batchLast >= end.offset() || minTimestamp >= 0) {
+            return false;
+        }
+        recordsLeft = 0;
+        return true;
+    }
+
+    /** Records of the batch {@link #nextWholeBatch} moved to. */
+    int wholeBatchRecords() {
+        return RecordBatch.recordCount(batches.buffer(), batches.batchIndex());
+    }
+
+    /** Bytes of the records of the batch {@link #nextWholeBatch} moved to. */
+    int wholeBatchBytes() {
+        ByteBuffer buffer = batches.buffer();
+        int index = batches.batchIndex();
+        return RecordBatch.recordsEnd(buffer, index) - RecordBatch.recordsIndex(buffer, index);
+    }
+
+    /** Hands the batch {@link #nextWholeBatch} moved to to {@code visitor}, its records region in place. */
+    void handOutWholeBatch(RecordBatchVisitor visitor) {
+        ByteBuffer buffer = batches.buffer();
+        int index = batches.batchIndex();
+        ByteBuffer records = buffer.duplicate().limit(RecordBatch.recordsEnd(buffer, index))
+                .position(RecordBatch.recordsIndex(buffer, index));
+        visitor.acceptBatch(batchBase, (int) (batchLast - batchBase), RecordBatch.firstTimestamp(buffer, index),
+                RecordBatch.maxTimestamp(buffer, index), wholeBatchRecords(), records, batches.recordsCrc());
     }
 
     private boolean nextBatch() {
@@ -96,6 +140,7 @@ final class SegmentLogCursor implements LogCursor {
                     throw new CorruptRecordException(segment.logFile(), batches.validEnd(),
                             batches.stop() + " below the high watermark: " + batches.detail());
                 }
+                readBuffer = batches.buffer();
                 batches = null;
             }
         } catch (IOException e) {
@@ -117,12 +162,10 @@ final class SegmentLogCursor implements LogCursor {
             return false;
         }
         batchBase = base;
-        batchFirstTimestamp = RecordBatch.firstTimestamp(buffer, index);
         batchLast = RecordBatch.lastOffset(buffer, index);
         previousOffset = base - 1;
         recordsLeft = RecordBatch.recordCount(buffer, index);
-        recordIndex = index + RecordBatch.RECORDS_OFFSET;
-        batchEnd = index + RecordBatch.sizeInBytes(buffer, index);
+        recordIndex = record.enterBatch(buffer, index);
         return true;
     }
 
@@ -145,7 +188,11 @@ final class SegmentLogCursor implements LogCursor {
                 segment = candidate;
                 int limit = end.readableBytes(candidate);
                 long start = candidate.baseOffset() < from ? candidate.positionFor(from) : 0;
-                batches = candidate.iterator(Math.min(start, limit), limit, true);
+                if (readBuffer == null) {
+                    readBuffer = ReadBuffers.take();
+                }
+                batches = candidate.iterator(Math.min(start, limit), limit, true, readBuffer);
+                readBuffer = null;
                 return true;
             }
             candidate = log.segments().higher(candidate.baseOffset());
@@ -230,6 +277,11 @@ final class SegmentLogCursor implements LogCursor {
             segment.release();
             segment = null;
         }
+        ByteBuffer buffer = batches != null ? batches.buffer() : readBuffer;
+        if (buffer != null) {
+            ReadBuffers.giveBack(buffer);
+        }
         batches = null;
+        readBuffer = null;
     }
 }

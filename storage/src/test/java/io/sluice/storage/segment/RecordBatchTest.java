@@ -46,25 +46,30 @@ class RecordBatchTest {
 
         RecordView view = new RecordView();
         int end = batch.remaining();
-        int at = view.parse(batch, RecordBatch.RECORDS_OFFSET, end, 100, 5000);
+        assertTrue(RecordBatch.hasKafkaRecords(batch, 0), "new batches hold Kafka records");
+        int at = view.enterBatch(batch, 0);
+        assertEquals(RecordBatch.KAFKA_HEADER_SIZE, at);
+        at = view.parseNext(at);
         assertEquals(100, view.offset());
         assertEquals(5000, view.timestamp());
         assertArrayEquals("k".getBytes(), view.key());
         assertArrayEquals("v1".getBytes(), view.value());
         assertEquals(List.of("a/b"), view.tags());
         assertTrue(view.hasTag("a/b".getBytes(StandardCharsets.UTF_8)));
-        at = view.parse(batch, at, end, 100, 5000);
+        at = view.parseNext(at);
         assertEquals(4990, view.timestamp());
         assertFalse(view.hasKey());
         assertEquals(List.of("x", "ünï"), view.tags());
         assertTrue(view.hasTag("ünï".getBytes(StandardCharsets.UTF_8)), "tags are found in a record with headers");
         assertEquals(List.of(new Header("h", "1".getBytes()), new Header("none", null)), view.headers());
         assertEquals(List.of(), new RecordView().headers());
-        at = view.parse(batch, at, end, 100, 5000);
+        at = view.parseNext(at);
         assertEquals(102, view.offset());
         assertTrue(view.hasKey());
         assertFalse(view.hasValue());
-        assertEquals(end, at);
+        assertEquals(List.of(), view.tags());
+        assertEquals(RecordBatch.recordsEnd(batch, 0), at);
+        assertTrue(at < end, "the tags section follows the records");
     }
 
     @Test
