@@ -60,8 +60,7 @@ public final class TestBroker implements AutoCloseable {
 
     /** A broker whose storage runs retention and compaction every {@code maintenanceMs}. */
     public static TestBroker startMaintainedEvery(Path dir, List<StreamSettings> configured, long maintenanceMs) {
-        TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
-                MqttPublisher.NONE);
+        TestBroker broker = unopened(dir, configured);
         broker.maintenanceMs = maintenanceMs;
         broker.open();
         return broker;
@@ -69,11 +68,15 @@ public final class TestBroker implements AutoCloseable {
 
     /** A broker that tells clients to connect to {@code advertisedPort} (a proxy in front of it). */
     public static TestBroker startBehind(Path dir, List<StreamSettings> configured, int advertisedPort) {
-        TestBroker broker = new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL,
-                MqttPublisher.NONE);
+        TestBroker broker = unopened(dir, configured);
         broker.advertisedPort = advertisedPort;
         broker.open();
         return broker;
+    }
+
+    /** A broker without authentication or publishing to MQTT, not yet open. */
+    private static TestBroker unopened(Path dir, List<StreamSettings> configured) {
+        return new TestBroker(dir, configured, Authenticator.ALLOW_ALL, KafkaAuthorizer.ALLOW_ALL, MqttPublisher.NONE);
     }
 
     private void open() {
