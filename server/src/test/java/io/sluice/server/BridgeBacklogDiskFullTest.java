@@ -72,11 +72,11 @@ class BridgeBacklogDiskFullTest {
             Set<String> acknowledged = new HashSet<>();
             publishAcknowledged(publisher, "before", 20, "the disk has room", acknowledged);
 
-            Path ballast = disk.fill();
+            disk.fill();
             int refused = publishOnFullDisk(publisher, acknowledged);
             assertTrue(bridge.counters().get(BridgeCounter.STORE_FAILED) >= refused, "the refusals are counted");
 
-            Files.delete(ballast);
+            disk.free();
             publishAcknowledged(publisher, "after", 20, "the backlog takes messages again", acknowledged);
             publisher.disconnect();
 

@@ -93,16 +93,15 @@ class StreamDiskFullTest {
         Set<String> acknowledged = new HashSet<>();
         publishAcknowledged(publisher, "before", 20, "the disk has room", acknowledged);
 
-        Path ballast = disk.fill();
+        disk.fill();
         publishOnFullDisk(publisher, acknowledged);
         assertTrue(stream.counter(StreamCounter.APPEND_FAILURES) >= 1, "failed appends are counted");
 
-        UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, "mqtt3-0");
+        UnstoredMqtt311Publish mqtt3 = UnstoredMqtt311Publish.send(server, disk, "mqtt3", acknowledged);
 
-        Files.delete(ballast);
+        disk.free();
         publishAcknowledged(publisher, "after", 20, "appends resumed without a restart", acknowledged);
-        mqtt3.reconnectAndAssertAcknowledged();
-        acknowledged.add("mqtt3-0");
+        acknowledged.add(mqtt3.reconnectAndAssertAcknowledged());
         mqtt3.close();
         publisher.disconnect();
 

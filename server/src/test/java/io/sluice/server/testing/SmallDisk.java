@@ -27,6 +27,7 @@ public final class SmallDisk implements BeforeEachCallback, AfterEachCallback {
     private final String size;
     private Path path;
     private boolean mounted;
+    private final List<Path> ballasts = new ArrayList<>();
 
     private SmallDisk(String size) {
         this.size = size;
@@ -54,11 +55,12 @@ public final class SmallDisk implements BeforeEachCallback, AfterEachCallback {
     }
 
     /**
-     * Fills what is left of the disk, to the last page; returns a new ballast file, whose deletion
-     * frees it. Call it again to take space that the broker freed meanwhile.
+     * Fills what is left of the disk, to the last page, with a new ballast file. Call it again to
+     * take space that the broker freed meanwhile; {@link #free} deletes every ballast file.
      */
-    public Path fill() throws IOException {
+    public void fill() throws IOException {
         Path ballast = Files.createTempFile(path, "ballast", "");
+        ballasts.add(ballast);
         try (FileChannel channel = FileChannel.open(ballast, StandardOpenOption.WRITE)) {
             for (int chunk = 64 * 1024; chunk >= 512; chunk /= 2) {
                 ByteBuffer bytes = ByteBuffer.allocate(chunk);
@@ -72,7 +74,14 @@ public final class SmallDisk implements BeforeEachCallback, AfterEachCallback {
                 }
             }
         }
-        return ballast;
+    }
+
+    /** Deletes every ballast file: the disk has its room back. */
+    public void free() throws IOException {
+        for (Path ballast : ballasts) {
+            Files.delete(ballast);
+        }
+        ballasts.clear();
     }
 
     /** Unmounts, lazily if it stays busy: never left mounted, even after a failed test. */
