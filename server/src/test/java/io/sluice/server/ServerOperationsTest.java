@@ -10,7 +10,7 @@ import io.sluice.net.auth.PasswordFile;
 import io.sluice.net.auth.ScramCredential;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.testing.Eventually;
-import io.sluice.broker.testing.LeakWatch;
+import io.sluice.testing.LeakWatch;
 import io.sluice.broker.testing.Pki;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,5 @@
 package io.sluice.kafka.api;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,8 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.FetchRequest;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.sluice.kafka.KafkaAuthorizer;
 import io.sluice.kafka.codec.RecordBatchWriter;
 import io.sluice.net.auth.ClientIdentity;
@@ -41,6 +42,10 @@ import io.sluice.streams.Stream;
  * sent whole, with any records before the fetch offset, which consumers skip as they do Kafka's), its high watermark (the end of what is
  * durable), last stable offset (the same: there are no transactions) and log start offset.
  * Fetch sessions (KIP-227) are not kept: the session id is always 0, so clients send full requests.
+ *
+ * <p>The record batches are written into pooled direct buffers that the answer owns
+ * ({@link Fetched#release}): the connection sends them without a copy and then releases them; a
+ * read that is not sent (too little for {@code min_bytes}) releases them at once.
  */
 final class FetchHandler implements AppendListener {
     /** Longest wait granted, whatever the client asks: bounds how long a waiting fetch lives. */
@@ -51,6 +56,10 @@ final class FetchHandler implements AppendListener {
     private static final int TYPICAL_RECORD_BYTES = 1024;
 
     private record PartitionKey(Stream stream, int partition) {
+    }
+
+    /** An answer and what frees the record buffers it refers to, to run once it is sent or dropped. */
+    record Fetched(FetchResponseData response, Runnable release) {
     }
 
     private final KafkaTopics topics;
@@ -66,11 +75,11 @@ final class FetchHandler implements AppendListener {
         this.timer = timer;
     }
 
-    CompletableFuture<FetchResponseData> fetch(Request request) {
+    CompletableFuture<Fetched> fetch(Request request) {
         FetchRequestData data = request.as(FetchRequest.class).data();
         if (data.sessionId() != 0) {
-            return CompletableFuture.completedFuture(new FetchResponseData()
-                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(0));
+            return CompletableFuture.completedFuture(new Fetched(new FetchResponseData()
+                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(0), () -> { }));
         }
         PendingFetch fetch = new PendingFetch(data, targets(request, data));
         fetch.attempt(data.maxWaitMs() <= 0);
@@ -115,7 +124,7 @@ final class FetchHandler implements AppendListener {
 
     /** A fetch until it is answered: tried now, and again on appends and at its deadline. */
     private final class PendingFetch {
-        final CompletableFuture<FetchResponseData> future = new CompletableFuture<>();
+        final CompletableFuture<Fetched> future = new CompletableFuture<>();
         private final FetchRequestData data;
         private final List<Target> targets;
         private final AtomicBoolean done = new AtomicBoolean();
@@ -135,8 +144,11 @@ final class FetchHandler implements AppendListener {
             }
             Read read = read();
             if (last || read.bytes >= Math.max(1, data.minBytes()) || read.error) {
-                complete(read.response);
-            } else if (!registered) {
+                complete(read);
+                return;
+            }
+            read.release();
+            if (!registered) {
                 registered = true;
                 register();
             }
@@ -167,8 +179,9 @@ final class FetchHandler implements AppendListener {
             }
         }
 
-        private void complete(FetchResponseData response) {
+        private void complete(Read read) {
             if (!done.compareAndSet(false, true)) {
+                read.release();
                 return;
             }
             if (registered) {
@@ -186,7 +199,7 @@ final class FetchHandler implements AppendListener {
                     timeout.cancel(false);
                 }
             }
-            future.complete(response);
+            future.complete(new Fetched(read.response, read::release));
         }
 
         private Read read() {
@@ -211,7 +224,13 @@ final class FetchHandler implements AppendListener {
                     read.error = true;
                     continue;
                 }
-                int size = readPartition(target, partition, budget, read.bytes == 0);
+                int size;
+                try {
+                    size = readPartition(target, partition, budget, read);
+                } catch (RuntimeException e) {
+                    read.release();
+                    throw e;
+                }
                 if (size < 0) {
                     read.error = true;
                 } else {
@@ -223,7 +242,8 @@ final class FetchHandler implements AppendListener {
         }
 
         /** Fills one partition's answer; returns the record bytes, or -1 for an error. */
-        private int readPartition(Target target, PartitionData answer, int budget, boolean first) {
+        private int readPartition(Target target, PartitionData answer, int budget, Read read) {
+            boolean first = read.bytes == 0;
             Stream stream = target.stream();
             int p = target.partition().partition();
             long offset = target.partition().fetchOffset();
@@ -241,29 +261,42 @@ final class FetchHandler implements AppendListener {
             int maxBytes = Math.max(limit, 1);
             // Sized for what the read may return: a few waiting records must not reserve a whole partition's limit.
             RecordBatchWriter writer = new RecordBatchWriter(Math.min(maxBytes, (end - offset) * TYPICAL_RECORD_BYTES),
-                    Node.LEADER_EPOCH);
+                    Node.LEADER_EPOCH, ByteBufAllocator.DEFAULT);
             try {
                 stream.read(p, offset, MAX_RECORDS, maxBytes, writer);
             } catch (OffsetOutOfRangeException e) {
+                writer.abandon();
                 answer.setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code());
                 return -1;
+            } catch (RuntimeException e) {
+                writer.abandon();
+                throw e;
             }
             if (writer.count() == 0) {
                 return 0;
             }
-            ByteBuffer batch = writer.finish();
-            answer.setRecords(MemoryRecords.readableRecords(batch));
-            return batch.remaining();
+            ByteBuf batches = writer.finish();
+            read.buffers.add(batches);
+            answer.setRecords(MemoryRecords.readableRecords(batches.nioBuffer()));
+            return batches.readableBytes();
         }
     }
 
     private static final class Read {
         final FetchResponseData response;
+        final List<ByteBuf> buffers = new ArrayList<>(1);
         int bytes;
         boolean error;
 
         Read(FetchResponseData response) {
             this.response = response;
+        }
+
+        void release() {
+            for (ByteBuf buffer : buffers) {
+                buffer.release();
+            }
+            buffers.clear();
         }
     }
 }

@@ -50,11 +50,16 @@ public final class KafkaApis {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApis.class);
 
     /**
-     * What to send back: a frame as buffers to send in order (null for none), and whether to close
-     * the connection after it.
+     * What to send back: a frame as buffers to send in order (null for none), whether to close the
+     * connection after it, and what to run once it is sent or dropped (a fetch's record buffers are
+     * freed then).
      */
-    public record Reply(ByteBuffer[] frame, boolean close) {
+    public record Reply(ByteBuffer[] frame, boolean close, Runnable sent) {
         static final Reply NOTHING = new Reply(null, false);
+
+        Reply(ByteBuffer[] frame, boolean close) {
+            this(frame, close, () -> { });
+        }
 
         static Reply of(ByteBuffer frame) {
             return frame == null ? NOTHING : new Reply(new ByteBuffer[] {frame}, false);
@@ -232,7 +237,7 @@ public final class KafkaApis {
             case DESCRIBE_CLUSTER -> answer(request, correlationId, ClusterHandler.describeCluster(here));
             case PRODUCE -> later(request, correlationId, produce.produce(request));
             case INIT_PRODUCER_ID -> answer(request, correlationId, produce.initProducerId(request));
-            case FETCH -> later(request, correlationId, fetch.fetch(request));
+            case FETCH -> fetched(request, correlationId, fetch.fetch(request));
             case LIST_OFFSETS -> answer(request, correlationId, offsets.listOffsets(request));
             case FIND_COORDINATOR -> answer(request, correlationId, groups.findCoordinator(request, here));
             case JOIN_GROUP -> later(request, correlationId, groups.join(request));
@@ -277,6 +282,22 @@ public final class KafkaApis {
                 return failed(request, correlationId, error).join();
             }
             return response == null ? Reply.NOTHING : new Reply(frame(request, correlationId, response), false);
+        });
+    }
+
+    /** A fetch's answer, which owns the record buffers its frame refers to until it is sent. */
+    private CompletableFuture<Reply> fetched(Request request, int correlationId,
+                                             CompletableFuture<FetchHandler.Fetched> fetched) {
+        return fetched.handle((answer, error) -> {
+            if (error != null) {
+                return failed(request, correlationId, error).join();
+            }
+            try {
+                return new Reply(frame(request, correlationId, answer.response()), false, answer.release());
+            } catch (RuntimeException e) {
+                answer.release().run();
+                throw e;
+            }
         });
     }
 

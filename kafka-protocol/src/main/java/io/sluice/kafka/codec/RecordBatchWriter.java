@@ -7,6 +7,9 @@ import java.util.zip.CRC32C;
 
 import org.apache.kafka.common.utils.ByteUtils;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
 import io.sluice.storage.Crc32c;
 import io.sluice.storage.RecordBatchVisitor;
 import io.sluice.storage.RecordFlyweight;
@@ -25,12 +28,14 @@ import io.sluice.storage.RecordFlyweight;
  * Offsets may have gaps (compaction); the deltas carry them.
  *
  * <p>It is the visitor of a storage read ({@link io.sluice.streams.Stream#read(int, long, int, int, Consumer)}),
- * writing into one growing array. A stored batch whose records are already Kafka records
- * ({@link #acceptBatch}) becomes one batch of its own: a header, its records copied in one piece, a
- * CRC. Records handed out one by one ({@link #accept}) are written straight from the storage's bytes
- * into a batch of their own, their key, value and headers copied once and nothing allocated per
- * record (the storage hands headers out in the encoding above); the next whole batch, or
- * {@link #finish}, closes that batch. One writer per answer; one thread.
+ * writing into one growing buffer from the allocator it is given (direct memory, for a fetch, so
+ * that the network layer sends it without a copy). A stored batch whose records are already Kafka
+ * records ({@link #acceptBatch}) becomes one batch of its own: a header, its records copied in one
+ * piece, a CRC made from theirs. Records handed out one by one ({@link #accept}) form a batch of
+ * their own, built in a heap array (their key, value and headers copied straight from the
+ * storage's bytes, nothing allocated per record: the storage hands headers out in the encoding
+ * above) and appended when the next whole batch, or {@link #finish}, closes it. One writer per
+ * answer; one thread.
  */
 public final class RecordBatchWriter implements RecordBatchVisitor {
     static final int BASE_OFFSET = 0;
@@ -53,12 +58,17 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
     private static final int MAX_INITIAL_BYTES = 4 << 20;
 
     private final int leaderEpoch;
+    private final ByteBufAllocator allocator;
+    private final int initialBytes;
     private final CRC32C crc = new CRC32C();
-    private byte[] out;
-    private int size;
+    /** The header of a whole batch, written here before it goes out. */
+    private final byte[] header = new byte[HEADER_SIZE];
+    /** The answer, allocated at the first record. */
+    private ByteBuf out;
     private int count;
-    /** The batch of records written one by one, open until a whole batch or the end: its index, -1 for none. */
-    private int openBatch = -1;
+    /** The batch of records written one by one while it is open, its header's room first; {@code size} bytes. */
+    private byte[] pending;
+    private int size;
     private int openCount;
     private long baseOffset;
     private long baseTimestamp;
@@ -67,23 +77,22 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
 
     /**
      * A writer for batches of about {@code payloadBytes} bytes of keys, values and headers, stamped
-     * with {@code leaderEpoch}: the array starts a quarter larger, for the records' framing (at most
-     * {@value #MAX_INITIAL_BYTES} bytes), and grows when the guess was short.
+     * with {@code leaderEpoch}, into a buffer from {@code allocator}: it starts a quarter larger, for
+     * the records' framing (at most {@value #MAX_INITIAL_BYTES} bytes), and grows when the guess was short.
      */
-    public RecordBatchWriter(long payloadBytes, int leaderEpoch) {
+    public RecordBatchWriter(long payloadBytes, int leaderEpoch, ByteBufAllocator allocator) {
         this.leaderEpoch = leaderEpoch;
-        long estimate = HEADER_SIZE + Math.max(payloadBytes, 0) * 5 / 4;
-        out = new byte[(int) Math.min(estimate, MAX_INITIAL_BYTES)];
+        this.allocator = allocator;
+        this.initialBytes = (int) Math.min(HEADER_SIZE + Math.max(payloadBytes, 0) * 5 / 4, MAX_INITIAL_BYTES);
     }
 
     /** Appends one record to the open batch, opening one if needed; the first one sets its base offset and timestamp. */
     @Override
     public void accept(RecordFlyweight record) {
-        if (openBatch < 0) {
+        if (openCount == 0) {
+            size = 0;
             ensureRoom(HEADER_SIZE);
-            openBatch = size;
-            size += HEADER_SIZE;
-            openCount = 0;
+            size = HEADER_SIZE;
             baseOffset = record.offset();
             baseTimestamp = record.timestamp();
             maxTimestamp = baseTimestamp;
@@ -96,17 +105,17 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
         int body = 1 + ByteUtils.sizeOfVarlong(timestampDelta) + ByteUtils.sizeOfVarint((int) offsetDelta)
                 + fieldSize(keyLength) + fieldSize(valueLength) + headersSize;
         ensureRoom(ByteUtils.sizeOfVarint(body) + body);
-        int at = writeVarint(out, size, body);
-        out[at++] = 0;
-        at = writeVarlong(out, at, timestampDelta);
-        at = writeVarint(out, at, (int) offsetDelta);
-        at = writeVarint(out, at, keyLength);
-        record.copyKey(out, at);
+        int at = writeVarint(pending, size, body);
+        pending[at++] = 0;
+        at = writeVarlong(pending, at, timestampDelta);
+        at = writeVarint(pending, at, (int) offsetDelta);
+        at = writeVarint(pending, at, keyLength);
+        record.copyKey(pending, at);
         at += Math.max(keyLength, 0);
-        at = writeVarint(out, at, valueLength);
-        record.copyValue(out, at);
+        at = writeVarint(pending, at, valueLength);
+        record.copyValue(pending, at);
         at += Math.max(valueLength, 0);
-        record.copyHeaders(out, at);
+        record.copyHeaders(pending, at);
         size = at + headersSize;
         openCount++;
         count++;
@@ -123,11 +132,9 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
                             ByteBuffer records, int recordsCrc) {
         closeOpenBatch();
         int length = records.remaining();
-        ensureRoom(HEADER_SIZE + length);
-        records.get(records.position(), out, size + RECORDS, length);
-        writeHeader(size, size + HEADER_SIZE + length, baseOffset, lastOffsetDelta, firstTimestamp, maxTimestamp, recordCount);
-        writeCrc(size, Crc32c.combine(crc(size + ATTRIBUTES, size + RECORDS), recordsCrc, length));
-        size += HEADER_SIZE + length;
+        writeHeader(header, 0, HEADER_SIZE + length, baseOffset, lastOffsetDelta, firstTimestamp, maxTimestamp, recordCount);
+        writeCrc(header, 0, Crc32c.combine(crc(header, ATTRIBUTES, RECORDS), recordsCrc, length));
+        output(HEADER_SIZE + length).writeBytes(header).writeBytes(records);
         count += recordCount;
     }
 
@@ -136,27 +143,44 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
         return count;
     }
 
-    /** Every batch written (at least one record in all), headers and CRCs filled in. */
-    public ByteBuffer finish() {
+    /** Every batch written (at least one record in all), headers and CRCs filled in; the caller releases it. */
+    public ByteBuf finish() {
         if (count == 0) {
             throw new IllegalStateException("a record batch needs at least one record");
         }
         closeOpenBatch();
-        return ByteBuffer.wrap(out, 0, size);
+        return out;
     }
 
-    private void closeOpenBatch() {
-        if (openBatch >= 0) {
-            writeHeader(openBatch, size, baseOffset, (int) (lastOffset - baseOffset), baseTimestamp, maxTimestamp, openCount);
-            writeCrc(openBatch, crc(openBatch + ATTRIBUTES, size));
-            openBatch = -1;
+    /** Releases what was written, for a read that failed. */
+    public void abandon() {
+        if (out != null) {
+            out.release();
+            out = null;
         }
     }
 
-    /** Fills in the header of the batch at {@code start}, whose records end at {@code end}, but for the CRC. */
-    private void writeHeader(int start, int end, long base, int lastOffsetDelta, long firstTimestamp, long maxTime,
-                             int records) {
-        ByteBuffer batch = ByteBuffer.wrap(out, start, HEADER_SIZE).slice();
+    private void closeOpenBatch() {
+        if (openCount > 0) {
+            writeHeader(pending, 0, size, baseOffset, (int) (lastOffset - baseOffset), baseTimestamp, maxTimestamp, openCount);
+            writeCrc(pending, 0, crc(pending, ATTRIBUTES, size));
+            output(size).writeBytes(pending, 0, size);
+            openCount = 0;
+        }
+    }
+
+    /** The answer's buffer, allocated now if need be, with room for {@code bytes} more. */
+    private ByteBuf output(int bytes) {
+        if (out == null) {
+            out = allocator.directBuffer(Math.max(initialBytes, bytes));
+        }
+        return out.ensureWritable(bytes);
+    }
+
+    /** Fills in the header of the batch at {@code start} of {@code array}, whose records end at {@code end}, but for the CRC. */
+    private void writeHeader(byte[] array, int start, int end, long base, int lastOffsetDelta, long firstTimestamp,
+                             long maxTime, int records) {
+        ByteBuffer batch = ByteBuffer.wrap(array, start, HEADER_SIZE).slice();
         batch.putLong(BASE_OFFSET, base);
         batch.putInt(LENGTH, end - start - PARTITION_LEADER_EPOCH);
         batch.putInt(PARTITION_LEADER_EPOCH, leaderEpoch);
@@ -171,19 +195,23 @@ public final class RecordBatchWriter implements RecordBatchVisitor {
         batch.putInt(RECORD_COUNT, records);
     }
 
-    private int crc(int from, int to) {
+    private int crc(byte[] array, int from, int to) {
         crc.reset();
-        crc.update(out, from, to - from);
+        crc.update(array, from, to - from);
         return (int) crc.getValue();
     }
 
-    private void writeCrc(int start, int value) {
-        ByteUtils.writeUnsignedInt(ByteBuffer.wrap(out), start + CRC, value & 0xFFFFFFFFL);
+    private static void writeCrc(byte[] array, int start, int value) {
+        ByteUtils.writeUnsignedInt(ByteBuffer.wrap(array), start + CRC, value & 0xFFFFFFFFL);
     }
 
+    /** Room for {@code bytes} more in the open batch's array. */
     private void ensureRoom(int bytes) {
-        if (out.length - size < bytes) {
-            out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) size + bytes, out.length * 2L)));
+        if (pending == null) {
+            pending = new byte[Math.max(initialBytes, bytes)];
+        } else if (pending.length - size < bytes) {
+            pending = Arrays.copyOf(pending, (int) Math.min(Integer.MAX_VALUE - 8,
+                    Math.max((long) size + bytes, pending.length * 2L)));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.kafka.connection;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -100,7 +102,16 @@ public final class KafkaConnection extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((answer, error) -> ctx.executor().execute(() -> replied(answer, error)));
+        reply.whenComplete((answer, error) -> {
+            try {
+                ctx.executor().execute(() -> replied(answer, error));
+            } catch (RejectedExecutionException e) {
+                // The event loop is shutting down: the answer is dropped, and a fetch's buffers with it.
+                if (answer != null) {
+                    answer.sent().run();
+                }
+            }
+        });
     }
 
     private void replied(KafkaApis.Reply reply, Throwable error) {
@@ -111,7 +122,9 @@ public final class KafkaConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (reply.frame() != null && ctx.channel().isActive()) {
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(reply.frame()));
+            ctx.writeAndFlush(direct(reply.frame())).addListener(written -> reply.sent().run());
+        } else {
+            reply.sent().run();
         }
         if (reply.close()) {
             closing = true;
@@ -119,6 +132,20 @@ public final class KafkaConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         next();
+    }
+
+    /**
+     * The frame as one buffer the transport writes without copying it: parts in direct memory (a
+     * fetch's record batches) are wrapped, the small heap parts (headers and fields) copied into
+     * direct memory. With any heap part left, the transport would copy the whole frame.
+     */
+    private ByteBuf direct(ByteBuffer[] frame) {
+        CompositeByteBuf composite = ctx.alloc().compositeDirectBuffer(Math.max(frame.length, 2));
+        for (ByteBuffer part : frame) {
+            composite.addComponent(true, part.isDirect() ? Unpooled.wrappedBuffer(part)
+                    : ctx.alloc().directBuffer(part.remaining()).writeBytes(part));
+        }
+        return composite;
     }
 
     private void close(String why, Throwable cause) {

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.storage.Header;
 import io.sluice.storage.LogSettings;
 import io.sluice.storage.Record;
@@ -70,10 +73,19 @@ class RecordBatchWriterTest {
 
     /** Writes the records as a fetch does: visited as the storage hands them out, into a writer sized too small. */
     private static ByteBuffer write(List<StoredRecord> records, int leaderEpoch) {
-        RecordBatchWriter writer = new RecordBatchWriter(16, leaderEpoch);
+        RecordBatchWriter writer = new RecordBatchWriter(16, leaderEpoch, UnpooledByteBufAllocator.DEFAULT);
         RecordCodec.visit(records, writer);
         assertEquals(records.size(), writer.count());
-        return writer.finish();
+        return copy(writer.finish());
+    }
+
+    /** The written bytes, the writer's buffer released. */
+    private static ByteBuffer copy(ByteBuf written) {
+        try {
+            return ByteBuffer.wrap(ByteBufUtil.getBytes(written));
+        } finally {
+            written.release();
+        }
     }
 
     private static byte[] bytes(ByteBuffer buffer) {
@@ -106,12 +118,12 @@ class RecordBatchWriterTest {
                 adapter.batchWrite("s_0", records);
                 written.addAll(records);
             }
-            RecordBatchWriter writer = new RecordBatchWriter(16, 3);
+            RecordBatchWriter writer = new RecordBatchWriter(16, 3, UnpooledByteBufAllocator.DEFAULT);
             adapter.readByOffset("s_0", 30, 1000, 1 << 20, writer);
             assertEquals(75, writer.count(), "the batch holding offset 30 goes whole, from offset 25");
             int batchCount = 0;
             long next = 25;
-            for (MutableRecordBatch batch : MemoryRecords.readableRecords(writer.finish()).batches()) {
+            for (MutableRecordBatch batch : MemoryRecords.readableRecords(copy(writer.finish())).batches()) {
                 batch.ensureValid();
                 assertEquals(next, batch.baseOffset());
                 for (org.apache.kafka.common.record.internal.Record read : batch) {

@@ -1,6 +1,7 @@
 package io.sluice.broker.testing;
 
 import io.sluice.broker.Broker;
+import io.sluice.testing.LeakWatch;
 import io.sluice.broker.MqttSettings;
 import io.sluice.net.EventLoops;
 import io.sluice.net.ListenerSpec;

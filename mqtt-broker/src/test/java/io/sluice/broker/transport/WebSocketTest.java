@@ -15,7 +15,7 @@ import io.sluice.net.limits.Rate;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
-import io.sluice.broker.testing.LeakWatch;
+import io.sluice.testing.LeakWatch;
 import io.sluice.broker.testing.Pki;
 import io.sluice.broker.testing.RawClient;
 import io.sluice.broker.testing.TestBroker;

@@ -1,4 +1,4 @@
-package io.sluice.broker.testing;
+package io.sluice.testing;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,4 +1,4 @@
-package io.sluice.broker.testing;
+package io.sluice.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
