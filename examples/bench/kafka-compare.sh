@@ -8,7 +8,9 @@
 #   SECONDS_PER_RUN=20 WARMUP_SECONDS=10 REPLAY_RECORDS=10000000 WARMUP_REPLAYS=2 ROUNDS=1 BROKER_OPTS="-Xms1g -Xmx1g" (defaults)
 # Before the measured replays, each broker serves WARMUP_REPLAYS whole replays that are printed with
 # "warmup" in their label: the fetch path runs about a thousand times per replay, so the JIT, on the
-# broker's one core, is still compiling it during the first few.
+# broker's one core, is still compiling it during the first few. ONLY=replay runs the replays alone
+# (no produce, no latency), and REPLAY_CPU=1 prints the broker CPU of each replay command split into user
+# and kernel time (over the whole client run, its start-up included, so it exceeds broker_cpu_s).
 set -eu
 cd "$(dirname "$0")/../.."
 seconds=${SECONDS_PER_RUN:-20}
@@ -16,6 +18,7 @@ warmup=${WARMUP_SECONDS:-10}
 replay=${REPLAY_RECORDS:-10000000}
 rounds=${ROUNDS:-1}
 warmup_replays=${WARMUP_REPLAYS:-2}
+only=${ONLY:-all}
 broker_opts=${BROKER_OPTS:-"-Xms1g -Xmx1g -XX:+UseG1GC"}
 port=${BENCH_KAFKA_PORT:-19092}
 mqtt_port=${BENCH_PORT:-18830}
@@ -73,34 +76,57 @@ stop_broker() {
   broker=
 }
 
+# The broker's user and system CPU seconds so far (utime and stime of /proc/<pid>/stat, in ticks of 1/100 s).
+cpu_split() {
+  awk '{ sub(/^.*\) /, ""); printf "%.2f %.2f", $12 / 100, $13 / 100 }' "/proc/$broker/stat"
+}
+
+replay_round() { # label
+  read -r user0 sys0 <<< "$(cpu_split)"
+  client replay --topic replay --records "$replay" --pid "$broker" --label "$1"
+  if [ "${REPLAY_CPU:-0}" = 1 ]; then
+    read -r user1 sys1 <<< "$(cpu_split)"
+    awk -v l="$1" -v u0="$user0" -v u1="$user1" -v s0="$sys0" -v s1="$sys1" \
+      'BEGIN { printf "%s replay broker_user_s=%.2f broker_sys_s=%.2f\n", l, u1 - u0, s1 - s0 }'
+  fi
+}
+
 scenarios() { # label
   client create --topic bench --partitions 1
   client create --topic replay --partitions 1
-  for round in $(seq "$rounds"); do
-    client produce --topic bench --payload 1024 --seconds "$seconds" --warmup "$warmup" --pid "$broker" --label "$1"
-  done
+  if [ "$only" != replay ]; then
+    for round in $(seq "$rounds"); do
+      client produce --topic bench --payload 1024 --seconds "$seconds" --warmup "$warmup" --pid "$broker" --label "$1"
+    done
+  fi
   client fill --topic replay --payload 100 --records "$replay" --label "$1"
   for round in $(seq "$warmup_replays"); do
-    client replay --topic replay --records "$replay" --pid "$broker" --label "$1-warmup"
+    replay_round "$1-warmup"
   done
   for round in $(seq "$rounds"); do
-    client replay --topic replay --records "$replay" --pid "$broker" --label "$1"
+    replay_round "$1"
   done
+}
+
+latencies() { # label, then "mqtt" for Sluice's MQTT-to-Kafka run
+  [ "$only" != replay ] || return 0
+  if [ "${2:-}" = mqtt ]; then
+    client latency --topic latency --rate 1000 --seconds "$seconds" --warmup 5 --mqtt-port "$mqtt_port" \
+      --mqtt-topic latency/e2e --label "$1"
+  fi
+  client create --topic klatency --partitions 1
+  client latency --topic klatency --rate 1000 --seconds "$seconds" --warmup 5 --label "$1"
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start_sluice
 scenarios sluice
-client latency --topic latency --rate 1000 --seconds "$seconds" --warmup 5 --mqtt-port "$mqtt_port" \
-  --mqtt-topic latency/e2e --label sluice
-client create --topic klatency --partitions 1
-client latency --topic klatency --rate 1000 --seconds "$seconds" --warmup 5 --label sluice
+latencies sluice mqtt
 stop_broker
 echo "load between: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 start_kafka
 scenarios "kafka-4.3.1"
-client create --topic klatency --partitions 1
-client latency --topic klatency --rate 1000 --seconds "$seconds" --warmup 5 --label "kafka-4.3.1"
+latencies "kafka-4.3.1"
 stop_broker
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
