@@ -327,6 +327,29 @@ class WireTest {
     }
 
     @Test
+    void aFetchWaitingOnATopicDeletedMeanwhileIsStillAnsweredAndItsConnectionStaysUsable() throws IOException {
+        broker.streams().create(StreamSettings.of("doomed", "doomed/#", 1, LogSettings.defaults()));
+        FetchRequestData fetch = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(1000).setMinBytes(1).setMaxBytes(1 << 20);
+        fetch.topics().add(new FetchRequestData.FetchTopic().setTopicId(KafkaTopics.topicId("doomed"))
+                .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0)
+                        .setFetchOffset(0).setPartitionMaxBytes(1 << 20))));
+        try (RawKafka raw = new RawKafka(broker.bootstrap())) {
+            raw.send(raw.request(ApiKeys.FETCH, (short) 18, fetch));
+            // Usually the fetch is waiting by now, and its deadline reads a partition that is gone.
+            broker.streams().delete("doomed");
+            FetchResponseData response = new FetchResponseData(
+                    raw.response(ApiKeys.FETCH.responseHeaderVersion((short) 18), raw.lastCorrelationId()), (short) 18);
+            short partitionError = response.responses().isEmpty() ? Errors.NONE.code()
+                    : response.responses().get(0).partitions().get(0).errorCode();
+            assertTrue(response.errorCode() != Errors.NONE.code() || partitionError != Errors.NONE.code(),
+                    "the fetch of a deleted topic is answered with an error: " + response);
+            ApiVersionsResponseData versions = new ApiVersionsResponseData(
+                    raw.call(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()), (short) 3);
+            assertEquals(Errors.NONE.code(), versions.errorCode());
+        }
+    }
+
+    @Test
     void everyAdvertisedVersionAnswersARequest() throws IOException {
         List<String> failures = new ArrayList<>();
         try (RawKafka raw = new RawKafka(broker.bootstrap())) {

@@ -142,7 +142,14 @@ final class FetchHandler implements AppendListener {
             if (done.get()) {
                 return;
             }
-            Read read = read();
+            Read read;
+            try {
+                read = read();
+            } catch (RuntimeException e) {
+                // Answered as any failed request is; a fetch left waiting here would hold its connection for good.
+                finish(() -> future.completeExceptionally(e));
+                return;
+            }
             if (last || read.bytes >= Math.max(1, data.minBytes()) || read.error) {
                 complete(read);
                 return;
@@ -180,17 +187,24 @@ final class FetchHandler implements AppendListener {
         }
 
         private void complete(Read read) {
-            if (!done.compareAndSet(false, true)) {
+            if (!finish(() -> future.complete(new Fetched(read.response, read::release)))) {
                 read.release();
-                return;
+            }
+        }
+
+        /** Answers once: leaves the partitions' waiting sets and the timer, then runs {@code answer}; false if already answered. */
+        private boolean finish(Runnable answer) {
+            if (!done.compareAndSet(false, true)) {
+                return false;
             }
             if (registered) {
                 for (Target target : targets) {
-                    Set<PendingFetch> fetches = waiting.get(new PartitionKey(target.stream(), target.partition().partition()));
+                    PartitionKey key = new PartitionKey(target.stream(), target.partition().partition());
+                    Set<PendingFetch> fetches = waiting.get(key);
                     if (fetches != null) {
                         fetches.remove(this);
                         if (fetches.isEmpty()) {
-                            waiting.remove(new PartitionKey(target.stream(), target.partition().partition()), fetches);
+                            waiting.remove(key, fetches);
                         }
                     }
                 }
@@ -199,7 +213,8 @@ final class FetchHandler implements AppendListener {
                     timeout.cancel(false);
                 }
             }
-            future.complete(new Fetched(read.response, read::release));
+            answer.run();
+            return true;
         }
 
         private Read read() {
