@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 import io.sluice.storage.CleanupPolicy;
 import io.sluice.storage.LogScheduler;
@@ -18,8 +17,9 @@ import io.sluice.storage.ShardSettings;
 import io.sluice.storage.StoredRecord;
 
 /**
- * The {@code memory} engine: records in a concurrent sorted map by offset, gone after a restart,
- * with a {@link TermIndex} per key and per tag for reads by key and tag. Offsets continue after a
+ * The {@code memory} engine: records in {@link RecordSlots} by offset, gone after a restart, with a
+ * {@link TermIndex} per key and per tag for reads by key and tag; a read costs the same at any
+ * shard size. Offsets continue after a
  * restart ({@link NextOffsetFile}), so no offset is ever given out twice. Writers serialise on the
  * shard's monitor; readers read the maps without locks and stop at the end offset, which is
  * published after the record. Honours {@code retention_bytes} and {@code retention_ms} (checked on
@@ -32,10 +32,10 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
 
     private final String name;
     private final ShardSettings settings;
-    private final ConcurrentSkipListMap<Long, StoredRecord> records = new ConcurrentSkipListMap<>();
+    private final RecordSlots records = new RecordSlots();
     private final Map<ByteBuffer, Long> latestByKey = new HashMap<>();
-    private final TermIndex<ByteBuffer> keys = new TermIndex<>();
-    private final TermIndex<String> tags = new TermIndex<>();
+    private final TermIndex<ByteBuffer> keys = new TermIndex<>(this::holds);
+    private final TermIndex<String> tags = new TermIndex<>(this::holds);
     private final NextOffsetFile nextOffsetFile;
     private final LogScheduler scheduler;
     private volatile long startOffset;
@@ -87,7 +87,7 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
         for (int i = 0; i < offsets.length; i++) {
             Record record = batch.get(i);
             offsets[i] = next;
-            records.put(next, new StoredRecord(next, record));
+            records.put(new StoredRecord(next, record));
             index(next, record);
             bytes += record.payloadBytes();
             if (compact) {
@@ -159,10 +159,15 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
         });
     }
 
+    private boolean holds(long offset) {
+        return records.get(offset) != null;
+    }
+
     private void enforceRetention(long nowMs) {
         LogSettings log = settings.log();
-        while (!records.isEmpty()) {
-            StoredRecord head = records.firstEntry().getValue();
+        long end = endOffset;
+        for (long first = records.nextLive(startOffset, end); first < end; first = records.nextLive(first + 1, end)) {
+            StoredRecord head = records.get(first);
             boolean expired = log.retentionMs() != LogSettings.UNLIMITED && nowMs - head.timestamp() > log.retentionMs();
             boolean oversize = log.retentionBytes() != LogSettings.UNLIMITED && bytes > log.retentionBytes();
             if (!expired && !oversize) {
@@ -182,7 +187,11 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
         }
         List<StoredRecord> out = new ArrayList<>();
         long taken = 0;
-        for (StoredRecord record : records.subMap(offset, end).values()) {
+        for (long at = records.nextLive(offset, end); at < end; at = records.nextLive(at + 1, end)) {
+            StoredRecord record = records.get(at);
+            if (record == null) {
+                continue;
+            }
             int size = record.record().payloadBytes();
             if (out.size() >= maxRecords || (!out.isEmpty() && taken + size > maxBytes)) {
                 break;
@@ -206,15 +215,16 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
     private <T> List<StoredRecord> readByTerm(TermIndex<T> index, T term, long fromOffset, int maxRecords) {
         long end = endOffset;
         List<StoredRecord> found = new ArrayList<>();
-        for (long offset : index.from(term, Math.max(fromOffset, startOffset))) {
+        index.forEachFrom(term, Math.max(fromOffset, startOffset), offset -> {
             if (offset >= end || found.size() >= maxRecords) {
-                break;
+                return false;
             }
             StoredRecord record = records.get(offset);
             if (record != null) {
                 found.add(record);
             }
-        }
+            return true;
+        });
         return found;
     }
 
@@ -231,9 +241,10 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
             throw new IllegalArgumentException("shard '" + name + "': timestamp must be >= 0, -1 (latest) or -2 (earliest), was "
                     + timestamp);
         }
-        for (StoredRecord record : records.subMap(startOffset, end).values()) {
-            if (record.timestamp() >= timestamp) {
-                return record.offset();
+        for (long at = records.nextLive(startOffset, end); at < end; at = records.nextLive(at + 1, end)) {
+            StoredRecord record = records.get(at);
+            if (record != null && record.timestamp() >= timestamp) {
+                return at;
             }
         }
         return end;
@@ -257,9 +268,10 @@ public final class MemoryShard implements Shard, LogScheduler.Maintained {
         if (offset <= startOffset) {
             return;
         }
+        long from = startOffset;
         startOffset = offset;
-        while (!records.isEmpty() && records.firstKey() < offset) {
-            drop(records.firstKey());
+        for (long at = records.nextLive(from, offset); at < offset; at = records.nextLive(at + 1, offset)) {
+            drop(at);
         }
     }
 

@@ -1,36 +1,42 @@
 package io.sluice.storage.memory;
 
-import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.LongPredicate;
 
 /**
  * The offsets of the records holding each term (a key or a tag) of a memory shard, so reads by key
- * or tag go straight to them. One writer (the shard's monitor) adds and removes; readers iterate
- * without locks and may see an offset whose record is already gone, which they skip.
+ * or tag go straight to them: a hash lookup, then the term's {@link Postings}. One writer (the
+ * shard's monitor) adds and removes; readers read without locks and may see an offset whose record
+ * is already gone, which they skip.
  *
  * @param <T> the term type, with value equality
  */
 final class TermIndex<T> {
-    private final ConcurrentHashMap<T, NavigableSet<Long>> offsets = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<T, Postings> offsets = new ConcurrentHashMap<>();
+    private final LongPredicate live;
 
-    void add(T term, long offset) {
-        offsets.computeIfAbsent(term, t -> new ConcurrentSkipListSet<>()).add(offset);
+    /** {@code live} tells whether the shard still holds the record at an offset. */
+    TermIndex(LongPredicate live) {
+        this.live = live;
     }
 
+    void add(T term, long offset) {
+        offsets.computeIfAbsent(term, t -> new Postings()).add(offset);
+    }
+
+    /** Forgets {@code offset} under {@code term}; its record must be gone already. */
     void remove(T term, long offset) {
-        NavigableSet<Long> set = offsets.get(term);
-        if (set != null) {
-            set.remove(offset);
-            if (set.isEmpty()) {
-                offsets.remove(term, set);
-            }
+        Postings postings = offsets.get(term);
+        if (postings != null && postings.remove(offset, live)) {
+            offsets.remove(term, postings);
         }
     }
 
-    /** The term's offsets from {@code from} on, ascending. */
-    NavigableSet<Long> from(T term, long from) {
-        NavigableSet<Long> set = offsets.get(term);
-        return set == null ? new java.util.TreeSet<>() : set.tailSet(from, true);
+    /** Gives {@code visitor} the term's offsets from {@code from} on, ascending, until it returns false. */
+    void forEachFrom(T term, long from, LongPredicate visitor) {
+        Postings postings = offsets.get(term);
+        if (postings != null) {
+            postings.forEachFrom(from, visitor);
+        }
     }
 }
