@@ -18,11 +18,10 @@ import io.sluice.storage.StoredRecord;
 
 /**
  * The {@code memory} engine: records in {@link RecordSlots} by offset, gone after a restart, with a
- * {@link TermIndex} per key and per tag for reads by key and tag; a read costs the same at any
- * shard size. Offsets continue after a
- * restart ({@link NextOffsetFile}), so no offset is ever given out twice. Writers serialise on the
- * shard's monitor; readers read the maps without locks and stop at the end offset, which is
- * published after the record. Honours {@code retention_bytes} and {@code retention_ms} (checked on
+ * {@link TermIndex} per key and per tag for reads by key and tag, so the work of a read does not
+ * depend on the shard's size. Offsets continue after a restart ({@link NextOffsetFile}), so no
+ * offset is ever given out twice. Writers serialise on the shard's monitor; readers read without
+ * locks and stop at the end offset, which is published after the record. Honours {@code retention_bytes} and {@code retention_ms} (checked on
  * each write, by record timestamp) and, for {@code cleanup_policy = compact}, keeps only the latest
  * record per key at once.
  */
