@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.server.SluiceServer;
 import io.sluice.testing.Eventually;
+import io.sluice.testing.SmallDisk;
 import java.io.IOException;
 import java.util.Set;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
