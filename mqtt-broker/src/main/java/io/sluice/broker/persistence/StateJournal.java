@@ -11,6 +11,7 @@ import io.sluice.storage.StorageAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,6 +41,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A message delivered to many persistent sessions is written once, under a message id, and
  * each delivery record points to it; the writer counts the references and deletes the message
  * record with the last one.
+ *
+ * <p>Should the writer thread ever fail, it refuses the callbacks of the batch it was writing and
+ * of every event queued then or later ({@link Receipt#refuse}): an acknowledgement waiting for the
+ * journal is always answered, never left hanging.
  */
 public final class StateJournal implements SessionJournal, RetainedJournal, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StateJournal.class);
@@ -52,12 +57,16 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
     private final Thread writer;
     private volatile boolean running = true;
     private volatile boolean parked;
+    /** The writer thread has ended: nothing enqueued now would ever be written. */
+    private volatile boolean stopped;
 
     // Owned by the writer thread.
     private final Map<String, Set<StateKey>> keysOnDisk;
     private final Map<StateKey, Long> deliveryMessages;
     private final IdentityHashMap<Message, Long> messageIds;
     private final Map<Long, MessageRef> messageRefs;
+    /** Callbacks waiting for the batch being written, each taken out before it is settled. */
+    private final ArrayDeque<Runnable> barriers = new ArrayDeque<>();
     private long nextMessageId;
 
     private record Put(StateKey key, Object value) {
@@ -106,7 +115,9 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
 
     private void enqueue(Object event) {
         events.add(event);
-        if (parked) {
+        if (stopped) {
+            refuseQueued(); // the writer has gone: nobody else will ever take it
+        } else if (parked) {
             LockSupport.unpark(writer);
         }
     }
@@ -170,6 +181,19 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
     // ---- the writer thread ----
 
     private void run() {
+        try {
+            writeUntilClosed();
+        } catch (RuntimeException | Error e) {
+            LOG.error("the broker-state journal's writer thread failed: state changes are no longer written, and the "
+                    + "PUBLISHes waiting for them are not acknowledged as stored, until a restart", e);
+        } finally {
+            stopped = true;
+            settleBarriers(false);
+            refuseQueued();
+        }
+    }
+
+    private void writeUntilClosed() {
         List<Object> batch = new ArrayList<>();
         while (running || !events.isEmpty()) {
             Object event = events.poll();
@@ -181,25 +205,33 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
                 parked = false;
                 continue;
             }
-            batch.add(event);
-            while (batch.size() < MAX_BATCH_EVENTS && (event = events.poll()) != null) {
-                batch.add(event);
+            int taken = 1;
+            take(event, batch);
+            while (taken < MAX_BATCH_EVENTS && (event = events.poll()) != null) {
+                take(event, batch);
+                taken++;
             }
             writeBatch(batch);
             batch.clear();
         }
     }
 
+    /** A callback goes straight to {@link #barriers}, so that a failing writer still finds it there. */
+    private void take(Object event, List<Object> batch) {
+        if (event instanceof Barrier barrier) {
+            barriers.add(barrier.callback());
+        } else {
+            batch.add(event);
+        }
+    }
+
     private void writeBatch(List<Object> batch) {
         LinkedHashMap<StateKey, Object> intents = new LinkedHashMap<>();
-        List<Runnable> barriers = new ArrayList<>();
         for (Object event : batch) {
             if (event instanceof Put put) {
                 intents.put(put.key(), put.value());
             } else if (event instanceof EndSession end) {
                 endSession(end.clientId(), intents);
-            } else if (event instanceof Barrier barrier) {
-                barriers.add(barrier.callback());
             }
         }
         List<Record> records = new ArrayList<>(intents.size() + 4);
@@ -216,8 +248,24 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
                     + "successful write may not survive a restart, and the PUBLISHes waiting for them are not "
                     + "acknowledged as stored", records.size(), shard, e);
         }
-        for (Runnable barrier : barriers) {
+        settleBarriers(written);
+    }
+
+    /** Settles the batch's callbacks: run when it was written, else refused. */
+    private void settleBarriers(boolean written) {
+        Runnable barrier;
+        while ((barrier = barriers.pollFirst()) != null) {
             settleSafely(barrier, written);
+        }
+    }
+
+    /** Refuses the callback of every event still queued; after the writer ended, from any thread. */
+    private void refuseQueued() {
+        Object event;
+        while ((event = events.poll()) != null) {
+            if (event instanceof Barrier barrier) {
+                settleSafely(barrier.callback(), false);
+            }
         }
     }
 

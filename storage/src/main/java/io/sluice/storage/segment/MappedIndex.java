@@ -2,11 +2,13 @@ package io.sluice.storage.segment;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /**
  * What the offset index and the time index share: a file of fixed-size entries, memory-mapped,
@@ -18,14 +20,28 @@ import java.nio.file.StandardCopyOption;
  * resizes; any number of readers look up concurrently. A reader reads {@link #entries} (volatile)
  * before the mapping, so it never looks past what the writer published. A resize leaves the old
  * mapping to readers that still hold it; only the owning segment's final close unmaps.
+ *
+ * <p>Disk space: the preallocated file is sparse, and a write through the mapping into a hole needs
+ * a block at that moment. On a full disk the kernel answers such a write with SIGBUS, which the JVM
+ * turns into an {@link InternalError} thrown later, anywhere on the writing thread (it killed the
+ * broker-state writer once, leaving every acknowledgement waiting for it unanswered). So the writer
+ * {@link #reserveNextEntry() reserves} the blocks of the next entry with a plain write of zeros
+ * first, which fails with an {@link IOException} instead, before anything changed.
  */
 abstract class MappedIndex {
+    /**
+     * Blocks are reserved in aligned runs of this many bytes: at least a memory page on any
+     * platform (4 to 64 KiB), as a write fault allocates the whole page it falls in.
+     */
+    static final int RESERVE_BYTES = 64 << 10;
     protected final long baseOffset;
     private final int maxIndexBytes;
     private volatile Path file;
     private volatile MappedByteBuffer mmap;
     private volatile int entries;
     private int maxEntries;
+    /** Bytes at the start of the file known to have disk blocks since the last mapping; the writer's. */
+    private long reservedBytes;
     private final long lengthAtOpen;
     private final boolean existedAtOpen;
 
@@ -60,6 +76,28 @@ abstract class MappedIndex {
         if (entries > maxEntries) {
             entries = maxEntries;
         }
+        // Not even the entries are known to have blocks: a file found after a crash is preallocated, holes and all.
+        reservedBytes = 0;
+    }
+
+    /**
+     * Makes sure the next entry's page has disk blocks, so that writing the entry through the
+     * mapping cannot fault; throws, changing nothing the index holds, when the disk is full.
+     */
+    final void reserveNextEntry() throws IOException {
+        long end = (long) (entries + 1) * entrySize();
+        if (end <= reservedBytes || entries >= maxEntries) {
+            return;
+        }
+        long from = (long) entries * entrySize(); // never over an entry
+        long to = Math.min((end + RESERVE_BYTES - 1) / RESERVE_BYTES * RESERVE_BYTES, (long) maxEntries * entrySize());
+        ByteBuffer zeros = ByteBuffer.allocate((int) (to - from));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            while (zeros.hasRemaining()) {
+                channel.write(zeros, from + zeros.position());
+            }
+        }
+        reservedBytes = to;
     }
 
     /** Why the file as found at open cannot be an index of this entry size, or null. */

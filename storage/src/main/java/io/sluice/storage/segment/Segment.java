@@ -166,6 +166,7 @@ final class Segment {
         int position = size;
         int bytes = batch.remaining();
         try {
+            reserveIndexEntries();
             while (batch.hasRemaining()) {
                 channel.write(batch, position + (bytes - batch.remaining()));
             }
@@ -176,6 +177,17 @@ final class Segment {
         indexBatch(position, batchBaseOffset, batchFirstTimestamp, batchMaxTimestamp, bytes);
         nextOffset = batchLastOffset + 1;
         size = position + bytes;
+    }
+
+    /**
+     * Before a batch that gets index entries: gives the entries disk blocks, so that a full disk
+     * fails the write with an {@link IOException} rather than the mapped write with SIGBUS.
+     */
+    private void reserveIndexEntries() throws IOException {
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.reserveNextEntry();
+            timeIndex.reserveNextEntry();
+        }
     }
 
     /** Cuts a partly written batch off the end of the file again. */
@@ -258,6 +270,7 @@ final class Segment {
                 break;
             }
             int position = (int) batches.batchPosition();
+            reserveIndexEntries();
             indexBatch(position, base, RecordBatch.firstTimestamp(buffer, index), RecordBatch.maxTimestamp(buffer, index),
                     batches.batchSize());
             nextOffset = last + 1;

@@ -1,6 +1,5 @@
-package io.sluice.server.testing;
+package io.sluice.testing;
 
-import io.sluice.testing.Eventually;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,0 +1,67 @@
+package io.sluice.broker.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.storage.Receipt;
+import io.sluice.storage.StorageAdapter;
+import io.sluice.testing.Eventually;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A journal whose writer thread fails outright (not a refused write: an error such as the one a
+ * memory-mapped write on a full disk raises) still answers every acknowledgement that waits for it,
+ * by refusing it, instead of leaving the PUBLISH neither acknowledged nor refused.
+ */
+class StateJournalFailureTest {
+
+    /** Counts how it was settled. */
+    private static final class CountingReceipt implements Receipt {
+        final AtomicInteger ran = new AtomicInteger();
+        final AtomicInteger refused = new AtomicInteger();
+
+        @Override
+        public void run() {
+            ran.incrementAndGet();
+        }
+
+        @Override
+        public void refused() {
+            refused.incrementAndGet();
+        }
+
+        boolean settled() {
+            return ran.get() + refused.get() > 0;
+        }
+    }
+
+    /** A storage adapter whose batch write fails with an error, as a faulting mapped write does. */
+    private static StorageAdapter failingStorage() {
+        return (StorageAdapter) Proxy.newProxyInstance(StorageAdapter.class.getClassLoader(), new Class<?>[] {StorageAdapter.class},
+                (proxy, method, args) -> {
+                    throw new InternalError("a fault occurred in an unsafe memory access operation (in " + method.getName() + ")");
+                });
+    }
+
+    @Test
+    void aWriterThatFailsRefusesWhatWaitsForItAndWhatComesAfter() {
+        StateJournal journal = new StateJournal(failingStorage(), BrokerState.SHARD, StateJournal.Seeds.empty());
+        try {
+            CountingReceipt waiting = new CountingReceipt();
+            journal.qos2Received("publisher", 1);
+            journal.whenWritten(waiting);
+            Eventually.await(waiting::settled, "the acknowledgement waiting for the failed write is answered");
+            assertEquals(1, waiting.refused.get(), "refused, exactly once");
+            assertEquals(0, waiting.ran.get(), "never claimed as written");
+
+            CountingReceipt later = new CountingReceipt();
+            journal.qos2Received("publisher", 2);
+            journal.whenWritten(later);
+            Eventually.await(later::settled, "an acknowledgement that waits after the writer failed is answered");
+            assertEquals(1, later.refused.get(), "refused, exactly once");
+        } finally {
+            journal.close();
+        }
+    }
+}
