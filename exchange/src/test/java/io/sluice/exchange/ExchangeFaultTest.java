@@ -155,4 +155,34 @@ class ExchangeFaultTest {
         }
         Captured.assertMessages(Captured.duckDb(dir), Captured.range(0, 100));
     }
+
+    @Test
+    void anUnexpectedErrorInTheLogRefusesWhatWaitsAndEveryMessageAfterAndSaysWhy() throws Exception {
+        plugin.open();
+        Exchange exchange = open(dir);
+        List<TestReceipt> before = offer(exchange, 0, 100);
+        awaitSettled(before);
+        assertTrue(before.stream().allMatch(r -> r.stored.get() == 1));
+
+        // what a faulting mapped write raises on the ring thread, not an IOException the log expects
+        faults.faults().writeError = new InternalError("a fault occurred in an unsafe memory access operation");
+        List<TestReceipt> during = offer(exchange, 100, 101);
+        awaitSettled(during);
+        faults.faults().writeError = null;
+        during.addAll(offer(exchange, 101, 200));
+        awaitSettled(during);
+        assertTrue(during.stream().allMatch(r -> r.refused.get() == 1), "nothing after the error is taken for stored");
+        assertTrue(faults.faults().writesFailed.get() >= 1);
+        assertEquals(1, exchange.counter(ExchangeCounter.WAL_FAILURES));
+        assertEquals(100, exchange.counter(ExchangeCounter.WAL_RECEIPTS_REFUSED));
+        assertEquals(1, exchange.problems().size(), exchange.problems().toString());
+        assertTrue(exchange.problems().get(0).contains("offline until restarted: java.lang.InternalError"),
+                exchange.problems().toString());
+        exchange.close();
+
+        Set<String> captured = payloads(Captured.duckDb(dir));
+        for (long i : Captured.range(0, 100)) {
+            assertTrue(captured.contains("m-" + i), "acknowledged message " + i + " is in Parquet");
+        }
+    }
 }

@@ -4,6 +4,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.Broker;
 import io.sluice.server.metrics.BrokerCollector;
+import io.sluice.server.metrics.StateMetrics;
 import io.sluice.server.metrics.StreamMetrics;
 import io.sluice.server.http.BasicAuth;
 import io.sluice.server.http.HttpApi;
@@ -191,6 +192,11 @@ public final class SluiceServer implements AutoCloseable {
         MonitoringConfig monitoring = config.monitoring();
         sysTopics = new SysTopics(broker, "sluice " + version(), monitoring.sysIntervalMillis());
         metricsRegistry.register(new BrokerCollector(broker));
+        if (state != null) {
+            StateMetrics stateMetrics = new StateMetrics(state);
+            metricsRegistry.register(stateMetrics);
+            sysTopics.addSource(stateMetrics::sysValues);
+        }
         capture.registerMetrics(sysTopics, metricsRegistry);
         if (streaming.streams() != null) {
             StreamMetrics streamMetrics = new StreamMetrics(streaming.streams());
@@ -230,14 +236,19 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /**
-     * What {@code /health} reports, one line each, empty while all is well: stopping, and every
-     * exchange that cannot capture (its Parquet writer is dead, its write-ahead log offline or
-     * unwritable). Forwarding goes on through all of these.
+     * What {@code /health} reports, one line each, empty while all is well: stopping, a broker state
+     * that refuses changes (its journal's writer thread failed), and every exchange that cannot
+     * capture (its Parquet writer is dead, its write-ahead log offline or unwritable). Forwarding
+     * goes on through all of these.
      */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
         if (stopping) {
             problems.add("the server is stopping");
+        }
+        String stateProblem = state == null ? null : state.problem();
+        if (stateProblem != null) {
+            problems.add(stateProblem);
         }
         for (Exchange exchange : capture.exchanges().all()) {
             for (String problem : exchange.problems()) {

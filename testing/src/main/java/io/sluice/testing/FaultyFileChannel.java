@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real file channel that fails on demand, for fault-injection tests: while {@link Faults#failWrites}
  * is set a write stores part of its bytes and then fails as a full disk does ("No space left on
  * device"), and while {@link Faults#failForce} is set an fsync fails as a broken disk's does
- * ("Input/output error"). {@link Faults#writeDelayMillis} makes every write wait first, as on a
+ * ("Input/output error"). While {@link Faults#writeError} is set, a write throws that error
+ * instead, as an unexpected failure would (the {@link InternalError} of a faulting memory-mapped
+ * write, say), for code that must survive more than an {@link IOException}. {@link Faults#writeDelayMillis} makes every write wait first, as on a
  * slow disk, which holds open the window between a change and its record reaching the file (for
  * crash tests that must kill a process inside it). Everything else goes to the real channel.
  */
@@ -25,6 +27,7 @@ public final class FaultyFileChannel extends FileChannel {
         public volatile boolean failWrites;
         public volatile boolean failForce;
         public volatile long writeDelayMillis;
+        public volatile Error writeError;
         public final AtomicInteger writesFailed = new AtomicInteger();
         public final AtomicInteger forcesFailed = new AtomicInteger();
     }
@@ -50,6 +53,15 @@ public final class FaultyFileChannel extends FileChannel {
         return new IOException("No space left on device");
     }
 
+    /** Throws {@link Faults#writeError}, if set, counted as a failed write. */
+    private void unexpectedError() {
+        Error error = faults.writeError;
+        if (error != null) {
+            faults.writesFailed.incrementAndGet();
+            throw error;
+        }
+    }
+
     /** Waits {@link Faults#writeDelayMillis} before a write, if set. */
     private void slowDisk() throws IOException {
         long delay = faults.writeDelayMillis;
@@ -66,6 +78,7 @@ public final class FaultyFileChannel extends FileChannel {
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
         slowDisk();
+        unexpectedError();
         if (faults.failWrites) {
             throw diskFull(src, position);
         }
@@ -75,6 +88,7 @@ public final class FaultyFileChannel extends FileChannel {
     @Override
     public int write(ByteBuffer src) throws IOException {
         slowDisk();
+        unexpectedError();
         if (faults.failWrites) {
             long at = delegate.position();
             IOException e = diskFull(src, at);
@@ -87,6 +101,7 @@ public final class FaultyFileChannel extends FileChannel {
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
         slowDisk();
+        unexpectedError();
         if (faults.failWrites) {
             faults.writesFailed.incrementAndGet();
             throw new IOException("No space left on device");
@@ -147,6 +162,7 @@ public final class FaultyFileChannel extends FileChannel {
 
     @Override
     public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        unexpectedError();
         if (faults.failWrites) {
             faults.writesFailed.incrementAndGet();
             throw new IOException("No space left on device");

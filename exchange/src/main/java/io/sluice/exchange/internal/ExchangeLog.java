@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * {@value #WRITE_RETRY_MS} ms on the ring thread (also when no message comes), succeeds; then
  * capture goes on by itself. A failed fsync (or any other I/O failure) takes the log offline for
  * good: the ring refuses every message, receipts still waiting are refused, and batches in memory
- * are still written to Parquet. A restart opens the log again, recovering its valid prefix.
+ * are still written to Parquet. So does any other exception or error the log throws on the ring
+ * thread ({@link #fail}). A restart opens the log again, recovering its valid prefix.
  *
  * <p>Threads: {@link #append}, {@link #commit}, {@link #endOfBatch}, {@link #whenDurable} and {@link #isAvailable} are the
  * ring thread's (and the closing thread's once the ring stopped); {@link #recover} runs at open
@@ -77,7 +78,8 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
     private volatile boolean available = true;
     /** The last write failed without harm (a full disk); the ring thread retries it. */
     private volatile boolean unwritable;
-    private volatile StorageException lastFailure;
+    /** What made the log unwritable or took it offline, or null. */
+    private volatile Throwable lastFailure;
     private volatile boolean closed;
     private volatile LongConsumer advanced = highWatermark -> { };
     private long floor = Long.MAX_VALUE;
@@ -234,7 +236,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         } catch (LogWriteException e) {
             writeFailed(e);
             return -1;
-        } catch (StorageException e) {
+        } catch (RuntimeException | Error e) {
             fail(e);
             return -1;
         }
@@ -255,7 +257,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         } catch (LogWriteException e) {
             writeFailed(e);
             return;
-        } catch (StorageException e) {
+        } catch (RuntimeException | Error e) {
             fail(e);
             return;
         }
@@ -288,7 +290,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
             nextWriteRetry = now + WRITE_RETRY_NANOS;
             lastFailure = e;
             return false;
-        } catch (StorageException e) {
+        } catch (RuntimeException | Error e) {
             fail(e);
             return false;
         }
@@ -349,18 +351,28 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
      * fsync (until a restart), or unwritable (a full disk) until a write succeeds again. Any thread.
      */
     public String problem() {
-        StorageException failure = lastFailure;
+        Throwable failure = lastFailure;
         if (!available) {
-            return "offline until restarted: " + (failure == null ? "it failed" : failure.getMessage());
+            return "offline until restarted: " + (failure == null ? "it failed" : describe(failure));
         }
         if (unwritable) {
-            return "refusing messages until a write succeeds again: " + (failure == null ? "a write failed" : failure.getMessage());
+            return "refusing messages until a write succeeds again: " + (failure == null ? "a write failed" : describe(failure));
         }
         return null;
     }
 
-    /** The log went offline: refuse from now on, and settle every receipt still waiting. */
-    private void fail(StorageException e) {
+    /** A storage failure's message says what failed; anything else is named by its class too. */
+    private static String describe(Throwable failure) {
+        return failure instanceof StorageException ? failure.getMessage() : failure.toString();
+    }
+
+    /**
+     * The log went offline: refuse from now on, and settle every receipt still waiting. Besides an
+     * I/O failure this is any unexpected exception or error on the ring thread (an
+     * {@link InternalError} from a faulting mapped write, a bug): the log's state is then unknown,
+     * so nothing after it may be taken for durable, and no receipt may be left waiting.
+     */
+    private void fail(Throwable e) {
         lastFailure = e;
         if (available) {
             available = false;
@@ -482,7 +494,14 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
     @Override
     public void close() {
         closed = true;
-        log.close();
+        try {
+            log.close();
+        } finally {
+            refuseAtClose(); // also when the close failed: no receipt is left waiting
+        }
+    }
+
+    private void refuseAtClose() {
         receipts.drain(log.highWatermark());
         long refused = receipts.refuseAll();
         if (refused > 0) {

@@ -36,7 +36,9 @@ public enum BrokerCounter {
     WILLS_PUBLISHED("will messages published"),
     SESSIONS_EXPIRED("sessions removed after their expiry interval"),
     SESSIONS_EVICTED("offline sessions ended early to make room for a new one (max_sessions)"),
-    STATE_RECORDS_UNREADABLE("broker-state records that did not read back at start-up (a bug: each is logged at ERROR)");
+    STATE_RECORDS_UNREADABLE("broker-state records that did not read back at start-up (a bug: each is logged at ERROR)"),
+    STATE_JOURNAL_FAILURES("times the broker-state journal's writer thread failed; it is not restarted, and state changes are refused until the broker restarts (see /health)"),
+    STATE_WRITES_REFUSED("acknowledgements refused because the broker-state journal's writer thread had failed (their PUBLISHes are not acknowledged as stored)");
 
     private final String help;
 

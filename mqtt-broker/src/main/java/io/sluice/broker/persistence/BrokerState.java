@@ -15,6 +15,7 @@ import io.sluice.storage.StorageAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,13 +36,15 @@ public final class BrokerState implements AutoCloseable {
     private static final long TOMBSTONE_RETENTION_MS = 3_600_000;
 
     private final StorageAdapter storage;
+    private final Path dir;
     private final StateJournal journal;
     private final StateLoader.LoadedState loaded;
     private final long loadMillis;
 
-    private BrokerState(StorageAdapter storage, StateJournal journal, StateLoader.LoadedState loaded,
+    private BrokerState(StorageAdapter storage, Path dir, StateJournal journal, StateLoader.LoadedState loaded,
                         long loadMillis) {
         this.storage = storage;
+        this.dir = dir;
         this.journal = journal;
         this.loaded = loaded;
         this.loadMillis = loadMillis;
@@ -58,7 +61,7 @@ public final class BrokerState implements AutoCloseable {
             StateLoader.LoadedState loaded = StateLoader.load(storage, SHARD);
             deleteGarbage(storage, loaded.garbage());
             StateJournal journal = new StateJournal(storage, SHARD, loaded.seeds());
-            return new BrokerState(storage, journal, loaded, (System.nanoTime() - start) / 1_000_000);
+            return new BrokerState(storage, settings.dir(), journal, loaded, (System.nanoTime() - start) / 1_000_000);
         } catch (RuntimeException e) {
             storage.close();
             throw new IllegalStateException("cannot open the broker state in " + settings.dir() + ": "
@@ -105,6 +108,15 @@ public final class BrokerState implements AutoCloseable {
     }
 
     /**
+     * Why the broker state takes no changes now, or null while it does: its journal's writer thread
+     * failed (the cause and the state directory are given). Any thread.
+     */
+    public String problem() {
+        String problem = journal.problem();
+        return problem == null ? null : "broker state in " + dir + ": " + problem;
+    }
+
+    /**
      * Puts the loaded retained messages and sessions into {@code broker}, which must have been
      * built with this state's journals, then resumes session expiry and delayed wills.
      */
@@ -122,6 +134,7 @@ public final class BrokerState implements AutoCloseable {
             registry.resumeTimers(restored.get(i), loaded.sessions().get(i).snapshot(), now);
         }
         broker.metrics().add(BrokerCounter.STATE_RECORDS_UNREADABLE, loaded.skipped());
+        journal.countIn(broker.metrics());
         int retained = broker.router().retained().purgeExpired(now);
         LOG.info("broker state: {} retained messages and {} persistent sessions restored from {} records in {} ms"
                         + "{}", retained, restored.size(), loaded.records(), loadMillis,

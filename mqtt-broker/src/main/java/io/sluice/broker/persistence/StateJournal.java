@@ -1,6 +1,8 @@
 package io.sluice.broker.persistence;
 
 import io.sluice.broker.message.Message;
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.retain.RetainedJournal;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.session.SessionSnapshot;
@@ -44,7 +46,20 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Should the writer thread ever fail, it refuses the callbacks of the batch it was writing and
  * of every event queued then or later ({@link Receipt#refuse}): an acknowledgement waiting for the
- * journal is always answered, never left hanging.
+ * journal is always answered, never left hanging. The failure is counted
+ * ({@link BrokerCounter#STATE_JOURNAL_FAILURES}), so is every callback refused for it
+ * ({@link BrokerCounter#STATE_WRITES_REFUSED}), and {@link #problem()} says why until a restart.
+ *
+ * <p>A failed writer is not restarted, because a new thread could not resume from the durable
+ * state: the journal writes changes, not snapshots, against bookkeeping the writer keeps in memory
+ * (which keys are on disk, each message record's references, the next message id), and that
+ * bookkeeping was updated for the failed batch before its write, which may or may not have reached
+ * the shard, and whose events are gone. A new writer would write later changes on top of a log
+ * that misses them (a delivery pointing to a message record never written, a removal or a session's
+ * end lost), so it would acknowledge as stored what the next start cannot restore; and after an
+ * {@link Error} inside the storage adapter, the shard's own in-memory state is not known either.
+ * Resuming safely means reading the shard back and writing the broker's whole live state again,
+ * which is what a restart of the broker does.
  */
 public final class StateJournal implements SessionJournal, RetainedJournal, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StateJournal.class);
@@ -59,6 +74,10 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
     private volatile boolean parked;
     /** The writer thread has ended: nothing enqueued now would ever be written. */
     private volatile boolean stopped;
+    /** What ended the writer thread before {@link #close}, or null. */
+    private volatile Throwable failure;
+    /** Where failures and refusals are counted; the broker's once {@link #countIn} ran. */
+    private BrokerMetrics metrics = new BrokerMetrics();
 
     // Owned by the writer thread.
     private final Map<String, Set<StateKey>> keysOnDisk;
@@ -184,8 +203,11 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
         try {
             writeUntilClosed();
         } catch (RuntimeException | Error e) {
+            failure = e;
+            count(BrokerCounter.STATE_JOURNAL_FAILURES, 1);
             LOG.error("the broker-state journal's writer thread failed: state changes are no longer written, and the "
-                    + "PUBLISHes waiting for them are not acknowledged as stored, until a restart", e);
+                    + "PUBLISHes waiting for them are not acknowledged as stored, until a restart (it is not restarted: "
+                    + "its bookkeeping no longer matches the shard)", e);
         } finally {
             stopped = true;
             settleBarriers(false);
@@ -269,7 +291,10 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
         }
     }
 
-    private static void settleSafely(Runnable callback, boolean written) {
+    private void settleSafely(Runnable callback, boolean written) {
+        if (!written && failure != null) {
+            count(BrokerCounter.STATE_WRITES_REFUSED, 1);
+        }
         try {
             if (written) {
                 callback.run();
@@ -366,6 +391,31 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
             messageIds.remove(ref.message);
             out.add(Record.of(StateKey.message(messageId).bytes(), null, now));
         }
+    }
+
+    /**
+     * Why the journal refuses every state change, or null while it writes: its writer thread
+     * failed (the cause is given) and is not restarted (see the class comment). Any thread.
+     */
+    public String problem() {
+        Throwable cause = failure;
+        return cause == null ? null : "the state journal's writer thread failed on " + cause
+                + "; state changes and the PUBLISHes waiting for them are refused until the broker is restarted";
+    }
+
+    /**
+     * Counts failures and refusals in {@code broker} from now on, adding those counted so far
+     * (the writer starts before the broker exists).
+     */
+    public synchronized void countIn(BrokerMetrics broker) {
+        for (BrokerCounter counter : new BrokerCounter[] {BrokerCounter.STATE_JOURNAL_FAILURES, BrokerCounter.STATE_WRITES_REFUSED}) {
+            broker.add(counter, metrics.get(counter));
+        }
+        metrics = broker;
+    }
+
+    private synchronized void count(BrokerCounter counter, long delta) {
+        metrics.add(counter, delta);
     }
 
     /** Writes everything enqueued so far, then stops the writer thread. */

@@ -1,6 +1,11 @@
 package io.sluice.broker.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.metrics.BrokerCounter;
+import io.sluice.broker.metrics.BrokerMetrics;
 
 import io.sluice.storage.Receipt;
 import io.sluice.storage.StorageAdapter;
@@ -12,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A journal whose writer thread fails outright (not a refused write: an error such as the one a
  * memory-mapped write on a full disk raises) still answers every acknowledgement that waits for it,
- * by refusing it, instead of leaving the PUBLISH neither acknowledged nor refused.
+ * by refusing it, instead of leaving the PUBLISH neither acknowledged nor refused; it says why
+ * ({@link StateJournal#problem}, which {@code /health} shows) and counts the failure and each refusal.
  */
 class StateJournalFailureTest {
 
@@ -47,7 +53,10 @@ class StateJournalFailureTest {
     @Test
     void aWriterThatFailsRefusesWhatWaitsForItAndWhatComesAfter() {
         StateJournal journal = new StateJournal(failingStorage(), BrokerState.SHARD, StateJournal.Seeds.empty());
+        BrokerMetrics metrics = new BrokerMetrics();
+        journal.countIn(metrics);
         try {
+            assertNull(journal.problem(), "healthy until it fails");
             CountingReceipt waiting = new CountingReceipt();
             journal.qos2Received("publisher", 1);
             journal.whenWritten(waiting);
@@ -60,6 +69,12 @@ class StateJournalFailureTest {
             journal.whenWritten(later);
             Eventually.await(later::settled, "an acknowledgement that waits after the writer failed is answered");
             assertEquals(1, later.refused.get(), "refused, exactly once");
+
+            String problem = journal.problem();
+            assertTrue(problem != null && problem.contains("java.lang.InternalError: a fault occurred")
+                    && problem.contains("until the broker is restarted"), "the journal says why: " + problem);
+            assertEquals(1, metrics.get(BrokerCounter.STATE_JOURNAL_FAILURES));
+            assertEquals(2, metrics.get(BrokerCounter.STATE_WRITES_REFUSED), "each refusal is counted");
         } finally {
             journal.close();
         }

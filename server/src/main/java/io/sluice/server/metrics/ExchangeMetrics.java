@@ -78,7 +78,7 @@ public final class ExchangeMetrics implements MultiCollector {
                         + "unwritable (see /health for why)");
         for (Exchange exchange : exchanges.all()) {
             builder.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                    .labels(Labels.of("exchange", exchange.name())).value(exchange.problems().isEmpty() ? 1 : 0).build());
+                    .labels(Labels.of("exchange", exchange.name())).value(HealthFlag.gaugeValue(exchange.problems())).build());
         }
         return builder.build();
     }
@@ -129,8 +129,7 @@ public final class ExchangeMetrics implements MultiCollector {
             values.put(prefix + "pending_batches", status.pendingBatches());
             values.put(prefix + "spilled_batches", status.spilledBatches());
             values.put(prefix + "ring_backlog", status.ringBacklog());
-            List<String> problems = exchanges.get(status.name()).problems();
-            values.put(prefix + "health", problems.isEmpty() ? "ok" : String.join("; ", problems));
+            values.put(prefix + "health", HealthFlag.sysValue(exchanges.get(status.name()).problems()));
             queries.get(status.name()).counters().forEach((name, value) ->
                     values.put(prefix + name.replaceFirst("_total$", ""), value));
         }

@@ -284,7 +284,8 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
     /**
      * Writes a batch to the active segment, rolling first if due. A write that failed but left the
      * segment as it was (a full disk) keeps the batch open and throws {@link LogWriteException}: the
-     * next commit writes it again. Any other I/O failure takes the log offline.
+     * next commit writes it again. Any other I/O failure takes the log offline, and so does an
+     * unexpected exception or error, which is rethrown as it is.
      */
     private void writeBatch(RecordBatchBuilder batch) {
         ByteBuffer bytes = batch.seal();
@@ -297,6 +298,11 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
             throw writeFailed("writing " + size + " bytes at offset " + batch.baseOffset() + " to " + active.logFile(), e);
         } catch (IOException e) {
             throw fail("writing " + size + " bytes at offset " + batch.baseOffset() + " to " + active.logFile(), e);
+        } catch (RuntimeException | Error e) {
+            // Unexpected (the InternalError of a faulting mapped write, a bug): what reached the segment is
+            // unknown, so the log goes offline as after an I/O failure, and the caller gets the error itself.
+            fail("writing " + size + " bytes at offset " + batch.baseOffset() + " to " + active.logFile(), e);
+            throw e;
         }
         if (writeFailures > 0) {
             LOG.info("Log '{}' in {} writes again after {} failed attempts", name, dir, writeFailures);
@@ -754,9 +760,10 @@ public final class SegmentLog implements Log, LogScheduler.Maintained {
         }
     }
 
-    /** Takes the log offline after an I/O failure; returns the exception to throw. */
-    StorageException fail(String what, IOException e) {
-        StorageException error = new StorageException("log '" + name + "': " + what + " failed: " + e.getMessage(), e);
+    /** Takes the log offline after an I/O failure (or an unexpected one); returns the exception to throw. */
+    StorageException fail(String what, Throwable e) {
+        String cause = e instanceof IOException ? e.getMessage() : e.toString();
+        StorageException error = new StorageException("log '" + name + "': " + what + " failed: " + cause, e);
         if (failure == null) {
             failure = error;
             counters.increment(StorageCounter.IO_FAILURES);
