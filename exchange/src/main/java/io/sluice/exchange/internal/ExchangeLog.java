@@ -132,6 +132,11 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
             throw new InvalidSettingException("storage.dir", "cannot open the write-ahead log of exchange " + exchange + " in " + dir
                     + ": " + e.getMessage(), e);
         }
+        return over(exchange, log, counts);
+    }
+
+    /** The write-ahead log of {@code exchange} over an open {@code log}: {@link #open}'s second half, and a seam for tests. */
+    static ExchangeLog over(String exchange, Log log, AtomicLongArray counts) {
         ExchangeLog opened = new ExchangeLog(exchange, log, counts);
         log.addDurabilityListener(opened);
         return opened;
