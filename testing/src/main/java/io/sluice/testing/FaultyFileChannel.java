@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * device"), and while {@link Faults#failForce} is set an fsync fails as a broken disk's does
  * ("Input/output error"). While {@link Faults#writeError} is set, a write throws that error
  * instead, as an unexpected failure would (the {@link InternalError} of a faulting memory-mapped
- * write, say), for code that must survive more than an {@link IOException}. {@link Faults#writeDelayMillis} makes every write wait first, as on a
- * slow disk, which holds open the window between a change and its record reaching the file (for
- * crash tests that must kill a process inside it). Everything else goes to the real channel.
+ * write, say), for code that must survive more than an {@link IOException}.
+ * {@link Faults#writeDelayMillis} makes every write wait first, as on a slow disk, which holds open
+ * the window between a change and its record reaching the file (for crash tests that must kill a
+ * process inside it). Everything else goes to the real channel.
  */
 public final class FaultyFileChannel extends FileChannel {
 

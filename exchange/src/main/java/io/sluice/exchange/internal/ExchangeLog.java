@@ -135,7 +135,7 @@ public final class ExchangeLog implements WriteAheadLog, DurabilityListener, Aut
         return over(exchange, log, counts);
     }
 
-    /** The write-ahead log of {@code exchange} over an open {@code log}: {@link #open}'s second half, and a seam for tests. */
+    /** The write-ahead log of {@code exchange} over an open {@code log}: {@link #open}'s second half, and a test seam. */
     static ExchangeLog over(String exchange, Log log, AtomicLongArray counts) {
         ExchangeLog opened = new ExchangeLog(exchange, log, counts);
         log.addDurabilityListener(opened);

@@ -408,9 +408,8 @@ public final class StateJournal implements SessionJournal, RetainedJournal, Auto
      * (the writer starts before the broker exists).
      */
     public synchronized void countIn(BrokerMetrics broker) {
-        for (BrokerCounter counter : new BrokerCounter[] {BrokerCounter.STATE_JOURNAL_FAILURES, BrokerCounter.STATE_WRITES_REFUSED}) {
-            broker.add(counter, metrics.get(counter));
-        }
+        broker.add(BrokerCounter.STATE_JOURNAL_FAILURES, metrics.get(BrokerCounter.STATE_JOURNAL_FAILURES));
+        broker.add(BrokerCounter.STATE_WRITES_REFUSED, metrics.get(BrokerCounter.STATE_WRITES_REFUSED));
         metrics = broker;
     }
 

@@ -11,7 +11,8 @@ import java.util.function.Supplier;
  * {@code GET /health}: 200 {@code {"status":"UP"}} while nothing is wrong, 503
  * {@code {"status":"DOWN","problems":[…]}} while the server is stopping or a part cannot do its
  * work (the broker state, once its journal's writer thread failed; an exchange whose write-ahead
- * log is offline or unwritable, or whose Parquet writer is dead), one line per problem. Forwarding goes on through all of these.
+ * log is offline or unwritable, or whose Parquet writer is dead), one line per problem.
+ * Forwarding goes on through all of these.
  */
 public final class HealthEndpoint implements Endpoint {
     private final Supplier<List<String>> problems;
