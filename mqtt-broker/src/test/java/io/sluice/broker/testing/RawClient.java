@@ -217,6 +217,11 @@ public final class RawClient implements AutoCloseable {
         socket.setSoTimeout(millis);
     }
 
+    /** Whether the test closed this client's socket. */
+    public boolean isClosed() {
+        return socket.isClosed();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();
