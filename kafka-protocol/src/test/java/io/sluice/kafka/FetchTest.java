@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.sluice.kafka.testing.Command;
+import io.sluice.testing.Command;
 import io.sluice.kafka.testing.KafkaClients;
 import io.sluice.kafka.testing.TestBroker;
 import io.sluice.storage.CleanupPolicy;
@@ -101,7 +101,7 @@ class FetchTest {
                 "-p", "0", "-o", Long.toString(offset), "-e", "-q", "-f", "%o|%k|%s|%h\\n");
         Command.Result result;
         try {
-            result = Command.run(command, null, 60);
+            result = Command.run(command, "", 60);
         } catch (Exception e) {
             throw new AssertionError(String.join(" ", command) + " could not run", e);
         }

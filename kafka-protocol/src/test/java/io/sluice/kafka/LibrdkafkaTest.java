@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.sluice.kafka.testing.Command;
+import io.sluice.testing.Command;
 import io.sluice.kafka.testing.TestBroker;
 import io.sluice.storage.LogSettings;
 import io.sluice.streams.Stream;
@@ -122,7 +122,7 @@ class LibrdkafkaTest {
                 "        c.commit(message=m, asynchronous=False)",
                 "for c in consumers: c.close()",
                 "print('\\n'.join(seen))");
-        Command.Result result = Command.run(List.of(python, "-c", script, broker.bootstrap()), null, 90);
+        Command.Result result = Command.run(List.of(python, "-c", script, broker.bootstrap()), "", 90);
         assertEquals(0, result.exitCode(), result.stderr());
         List<String> seen = Arrays.asList(result.stdout().trim().split("\n"));
         assertEquals(60, seen.size(), "each message once: " + result.stderr());

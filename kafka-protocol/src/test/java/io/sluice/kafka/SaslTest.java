@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.sluice.kafka.testing.Command;
+import io.sluice.testing.Command;
 import io.sluice.kafka.testing.KafkaClients;
 import io.sluice.kafka.testing.RawKafka;
 import io.sluice.kafka.testing.TestBroker;
@@ -174,7 +174,7 @@ class SaslTest {
         for (String mechanism : List.of("PLAIN", "SCRAM-SHA-256")) {
             Command.Result result = Command.run(List.of(kcat, "-b", broker.bootstrap(), "-L",
                     "-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=" + mechanism,
-                    "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"), null, 60);
+                    "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"), "", 60);
             assertEquals(0, result.exitCode(), mechanism + ": " + result.stderr());
             assertTrue(result.stdout().contains("topic \"secure\""), result.stdout());
             assertFalse(result.stdout().contains("topic \"hidden\""), result.stdout());

@@ -21,6 +21,7 @@ import io.sluice.net.auth.Authenticator;
 import io.sluice.broker.security.Authorizer;
 import io.sluice.net.auth.PasswordAuthenticator;
 import io.sluice.broker.security.TopicPattern;
+import io.sluice.testing.Command;
 import io.sluice.testing.Eventually;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.Pki;
@@ -37,6 +38,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,6 +113,35 @@ class TlsTest {
         hive.publishWith().topic("tls/t").qos(MqttQos.AT_LEAST_ONCE).payload(new byte[] {42}).send();
         assertEquals(42, inbox.next().getPayloadAsBytes()[0]);
         hive.disconnect();
+    }
+
+    /**
+     * A client that reconnects resumes its session instead of a full handshake: by ticket in TLS
+     * 1.3, by session id in 1.2. OpenSSL's own client says which it got.
+     */
+    @Test
+    void aReconnectingClientResumesItsTlsSession() throws Exception {
+        String openssl = Command.require("openssl", "openssl");
+        start(Broker.open(MqttSettings.defaults()), false, false, false);
+        for (String protocol : List.of("-tls1_2", "-tls1_3")) {
+            Path session = dir.resolve("session" + protocol);
+            String first = connectWithOpenSsl(openssl, protocol, "-sess_out", session);
+            assertTrue(first.contains("New, TLSv1"), first);
+            String again = connectWithOpenSsl(openssl, protocol, "-sess_in", session);
+            assertTrue(again.contains("Reused, TLSv1"), protocol + " resumed:\n" + again);
+        }
+    }
+
+    /** CONNECT, then DISCONNECT: the broker closes, so s_client has read the CONNACK and any ticket. */
+    private String connectWithOpenSsl(String openssl, String protocol, String sessionOption, Path session)
+            throws Exception {
+        byte[] connect = RawClient.connect(4, "openssl" + protocol);
+        byte[] input = Arrays.copyOf(connect, connect.length + 2);
+        input[connect.length] = (byte) 0xE0;
+        Command.Result result = Command.run(List.of(openssl, "s_client", protocol, "-ign_eof",
+                "-connect", broker.host() + ":" + broker.port(), sessionOption, session.toString()), input, 30);
+        assertEquals(0, result.exitCode(), result.stderr());
+        return result.stdout();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.sluice.kafka.testing;
+package io.sluice.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a program (kcat, python3) with a deadline and returns its output. */
+/** Runs a program (kcat, python3, openssl) with a deadline and returns its output. */
 public final class Command {
     /** What a finished program left. */
     public record Result(int exitCode, String stdout, String stderr) {
@@ -31,14 +31,19 @@ public final class Command {
         return null;
     }
 
-    /** Runs {@code command} with {@code input} on its standard input; fails the test after {@code seconds}. */
+    /** Runs {@code command} with {@code input} (none if null) on its standard input; fails the test after {@code seconds}. */
     public static Result run(List<String> command, String input, int seconds) throws IOException, InterruptedException {
+        return run(command, input == null ? new byte[0] : input.getBytes(StandardCharsets.UTF_8), seconds);
+    }
+
+    /** Runs {@code command} with the bytes {@code input} on its standard input; fails the test after {@code seconds}. */
+    public static Result run(List<String> command, byte[] input, int seconds) throws IOException, InterruptedException {
         Path out = Files.createTempFile("cmd", ".out");
         Path err = Files.createTempFile("cmd", ".err");
         try {
             Process process = new ProcessBuilder(new ArrayList<>(command)).redirectOutput(out.toFile())
                     .redirectError(err.toFile()).start();
-            process.getOutputStream().write(input == null ? new byte[0] : input.getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().write(input);
             process.getOutputStream().close();
             if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
