@@ -15,6 +15,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.OpenSslContextOption;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -36,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code --window} messages ahead of the slowest subscriber, so the figure is what the broker
  *       sustains without dropping anything;</li>
  *   <li>{@code connect}: C concurrent loops of TCP connect, CONNECT, CONNACK, DISCONNECT; with
- *       {@code --tls true} each over a new TLS session (full handshake, certificate not checked);</li>
+ *       {@code --tls true} each over a new TLS session (full handshake, certificate not checked),
+ *       offering the key-exchange groups {@code --groups} (default {@value #GROUPS});</li>
  *   <li>{@code storm}: while a probe client measures publish-to-receive round trips, N new clients
  *       connect, C at a time, and stay until all N are in; reports how long that took and the probe's
  *       round trips before and during the storm;</li>
@@ -57,6 +59,13 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  */
 public final class MqttBench {
+    /**
+     * The key-exchange groups a TLS client offers by default: those of OpenSSL 3.0's default list
+     * that BoringSSL also knows. Without it BoringSSL offers the post-quantum hybrid X25519MLKEM768
+     * first, which a BoringSSL server takes and OpenSSL 3.0 (Mosquitto) cannot, so the two brokers'
+     * handshakes would not do the same work.
+     */
+    static final String GROUPS = "X25519:P-256:P-384";
     private final Map<String, String> options;
     private SslContext clientTls;
 
@@ -68,7 +77,7 @@ public final class MqttBench {
         if (args.length == 0) {
             System.err.println("usage: MqttBench throughput|connect [--host H] [--port P] [--publishers N] "
                     + "[--subscribers N] [--qos 0|1] [--payload BYTES] [--window N] [--seconds S] [--warmup S] "
-                    + "[--rate MSGS_PER_S] [--concurrency N] [--tls true] [--persistent true] [--query-url URL] "
+                    + "[--rate MSGS_PER_S] [--concurrency N] [--tls true] [--groups G1:G2] [--persistent true] [--query-url URL] "
                     + "[--pid BROKER_PID] [--broker-core N] [--label TEXT]\n"
                     + "       MqttBench storm [--connections N] [--concurrency N]\n"
                     + "       MqttBench populate [--sessions N] [--retained N] [--payload BYTES]");
@@ -233,7 +242,8 @@ public final class MqttBench {
         Measurement m = measure(completed::get);
         loop.running = false;
         report("connect", m, "connections", "concurrency=" + concurrency
-                + (tls() != null ? " tls (" + loop.negotiated + ", client " + SslContext.defaultClientProvider() + ")" : ""));
+                + (tls() != null ? " tls (" + loop.negotiated + ", groups offered " + get("groups", GROUPS) + ", client "
+                + SslContext.defaultClientProvider() + ")" : ""));
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
@@ -320,7 +330,8 @@ public final class MqttBench {
         }
         if (clientTls == null) {
             try {
-                clientTls = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE).build();
+                clientTls = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
+                        .option(OpenSslContextOption.GROUPS, get("groups", GROUPS).split(":")).build();
             } catch (javax.net.ssl.SSLException e) {
                 throw new IllegalStateException("cannot make a client TLS context", e);
             }
