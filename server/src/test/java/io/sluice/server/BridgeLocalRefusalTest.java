@@ -13,8 +13,7 @@ import io.sluice.bridges.testing.MosquittoProcess;
 import io.sluice.exchange.Exchange;
 import io.sluice.parquet.DuckDb;
 import io.sluice.parquet.StoreCounter;
-import io.sluice.server.config.ConfigLoader;
-import io.sluice.storage.segment.SegmentFaults;
+import io.sluice.server.testing.FaultyServer;
 import io.sluice.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,18 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
 class BridgeLocalRefusalTest {
     @TempDir
     Path dir;
-    private final SegmentFaults faults = SegmentFaults.install();
-    private SluiceServer server;
+    private final FaultyServer broker = new FaultyServer();
 
     @AfterEach
     void stop() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            faults.close();
-        }
+        broker.close();
     }
 
     @Test
@@ -80,7 +72,7 @@ class BridgeLocalRefusalTest {
                     }
                     bridges.mqtt.cache.mounted_file_path = "%s"
                     """.formatted(dir.resolve("parquet"), mosquitto.url(), dir.resolve("bridges")));
-            server = SluiceServer.start(ConfigLoader.load(file));
+            SluiceServer server = broker.start(file);
             Exchange exchange = server.exchanges().get("cap");
             Bridge bridge = server.bridges().all().get(0);
             long[] lastProbe = {0};
@@ -93,7 +85,7 @@ class BridgeLocalRefusalTest {
             }, "a message from the remote is captured");
 
             // A local publish finds the log failing: the exchange refuses every new message until it writes again.
-            faults.faults().failWrites = true;
+            broker.faults().failWrites = true;
             Mqtt5BlockingClient local = MqttClient.builder().useMqttVersion5().identifier("local")
                     .serverHost("127.0.0.1").serverPort(server.address("tcp").getPort()).buildBlocking();
             local.connect();
@@ -102,7 +94,7 @@ class BridgeLocalRefusalTest {
             cloud.publish("cloud/x", "refused", 1);
             Eventually.await(() -> bridge.counters().get(BridgeCounter.RECEIVED_NOT_STORED) > 0,
                     "the bridge counts the message the local side could not store");
-            faults.faults().failWrites = false;
+            broker.faults().failWrites = false;
 
             cloud.publish("cloud/x", "later", 1);
             long[] lastLook = {0};

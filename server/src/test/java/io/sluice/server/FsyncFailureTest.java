@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.sluice.exchange.ExchangeCounter;
-import io.sluice.server.config.ConfigLoader;
-import io.sluice.storage.segment.SegmentFaults;
+import io.sluice.server.testing.FaultyServer;
 import io.sluice.testing.Eventually;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,35 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
 class FsyncFailureTest {
     @TempDir
     Path dir;
-    private final SegmentFaults faults = SegmentFaults.install();
-    private SluiceServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final FaultyServer broker = new FaultyServer();
 
     @AfterEach
     void stop() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            faults.close();
-        }
-    }
-
-    private Mqtt5BlockingClient client(String id) {
-        Mqtt5BlockingClient client = MqttClient.builder().useMqttVersion5().identifier(id).serverHost("127.0.0.1")
-                .serverPort(server.address("tcp").getPort()).buildBlocking();
-        client.connect();
-        return client;
+        broker.close();
     }
 
     private static void publish(Mqtt5BlockingClient client, String payload) {
         client.publishWith().topic("data/x").qos(MqttQos.AT_LEAST_ONCE).payload(payload.getBytes(StandardCharsets.UTF_8)).send();
-    }
-
-    private HttpResponse<String> health() throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + server.httpAddress().getPort() + "/health");
-        return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -81,29 +56,28 @@ class FsyncFailureTest {
                   exchange { name = "synced", topic = "data/#", durability = wal, flush_interval = 100ms }
                 }
                 """.formatted(dir.resolve("parquet")));
-        server = SluiceServer.start(ConfigLoader.load(file));
+        SluiceServer server = broker.start(file);
         Set<String> forwarded = ConcurrentHashMap.newKeySet();
-        Mqtt5BlockingClient subscriber = client("subscriber");
+        Mqtt5BlockingClient subscriber = broker.client("subscriber");
         subscriber.toAsync().subscribeWith().topicFilter("data/#").qos(MqttQos.AT_LEAST_ONCE)
                 .callback(p -> forwarded.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)))
                 .send().get(10, TimeUnit.SECONDS);
-        Mqtt5BlockingClient publisher = client("publisher");
+        Mqtt5BlockingClient publisher = broker.client("publisher");
         publish(publisher, "synced-0");
-        assertEquals(200, health().statusCode());
+        assertEquals(200, broker.get("/health").statusCode());
 
-        faults.faults().failForce = true;
+        broker.faults().failForce = true;
         Mqtt5PubAckException refused = assertThrows(Mqtt5PubAckException.class, () -> publish(publisher, "unsynced-0"));
         assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, refused.getMqttMessage().getReasonCode());
-        assertTrue(faults.faults().forcesFailed.get() >= 1);
-        faults.faults().failForce = false;
+        assertTrue(broker.faults().forcesFailed.get() >= 1);
+        broker.faults().failForce = false;
 
-        HttpResponse<String> down = health();
+        HttpResponse<String> down = broker.get("/health");
         assertEquals(503, down.statusCode());
         assertTrue(down.body().contains("exchange \\u0027synced\\u0027: write-ahead log") && down.body().contains("offline until restarted")
                 && down.body().contains("Input/output error"), down.body());
         assertEquals(1, server.exchanges().get("synced").counter(ExchangeCounter.WAL_FAILURES));
-        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + server.httpAddress().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> metrics = broker.get("/metrics");
         assertTrue(metrics.body().contains("sluice_exchange_healthy{exchange=\"synced\"} 0.0"), metrics.body());
 
         refused = assertThrows(Mqtt5PubAckException.class, () -> publish(publisher, "unsynced-1"),
@@ -112,7 +86,7 @@ class FsyncFailureTest {
         publisher.publishWith().topic("data/x").qos(MqttQos.AT_MOST_ONCE).payload("qos0".getBytes(StandardCharsets.UTF_8)).send();
         Eventually.await(() -> forwarded.containsAll(Set.of("synced-0", "unsynced-0", "unsynced-1", "qos0")),
                 () -> "forwarding goes on; the subscriber got " + forwarded);
-        assertEquals(503, health().statusCode(), "still offline: only a restart opens the log again");
+        assertEquals(503, broker.get("/health").statusCode(), "still offline: only a restart opens the log again");
         publisher.disconnect();
         subscriber.disconnect();
     }

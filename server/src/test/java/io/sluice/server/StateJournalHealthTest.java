@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.sluice.broker.metrics.BrokerCounter;
-import io.sluice.server.config.ConfigLoader;
-import io.sluice.storage.segment.SegmentFaults;
+import io.sluice.server.testing.FaultyServer;
 import io.sluice.testing.Eventually;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,36 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
 class StateJournalHealthTest {
     @TempDir
     Path dir;
-    private final SegmentFaults faults = SegmentFaults.install();
-    private SluiceServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final FaultyServer broker = new FaultyServer();
 
     @AfterEach
     void stop() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } finally {
-            faults.close();
-        }
-    }
-
-    private Mqtt5BlockingClient client(String id) {
-        Mqtt5BlockingClient client = MqttClient.builder().useMqttVersion5().identifier(id).serverHost("127.0.0.1")
-                .serverPort(server.address("tcp").getPort()).buildBlocking();
-        client.connect();
-        return client;
+        broker.close();
     }
 
     private static void publishRetained(Mqtt5BlockingClient client, String payload) {
         client.publishWith().topic("state/x").qos(MqttQos.AT_LEAST_ONCE).retain(true)
                 .payload(payload.getBytes(StandardCharsets.UTF_8)).send();
-    }
-
-    private HttpResponse<String> get(String path) throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + server.httpAddress().getPort() + path);
-        return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -78,23 +53,23 @@ class StateJournalHealthTest {
                 system.sys_interval = 100ms
                 persistence { enabled = true, dir = "%s", flush = always }
                 """.formatted(stateDir));
-        server = SluiceServer.start(ConfigLoader.load(file));
+        SluiceServer server = broker.start(file);
         AtomicReference<String> sysHealth = new AtomicReference<>();
-        Mqtt5BlockingClient subscriber = client("subscriber");
+        Mqtt5BlockingClient subscriber = broker.client("subscriber");
         subscriber.toAsync().subscribeWith().topicFilter("$SYS/broker/state/health").qos(MqttQos.AT_MOST_ONCE)
                 .callback(p -> sysHealth.set(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)))
                 .send().get(10, TimeUnit.SECONDS);
-        Mqtt5BlockingClient publisher = client("publisher");
+        Mqtt5BlockingClient publisher = broker.client("publisher");
         publishRetained(publisher, "stored");
-        assertEquals(200, get("/health").statusCode());
+        assertEquals(200, broker.get("/health").statusCode());
         Eventually.await(() -> "ok".equals(sysHealth.get()), () -> "$SYS/broker/state/health is " + sysHealth.get());
 
-        faults.faults().writeError = new InternalError("a fault occurred in an unsafe memory access operation");
+        broker.faults().writeError = new InternalError("a fault occurred in an unsafe memory access operation");
         Mqtt5PubAckException refused = assertThrows(Mqtt5PubAckException.class, () -> publishRetained(publisher, "unstored-0"));
         assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, refused.getMqttMessage().getReasonCode());
-        faults.faults().writeError = null;
+        broker.faults().writeError = null;
 
-        HttpResponse<String> down = get("/health");
+        HttpResponse<String> down = broker.get("/health");
         assertEquals(503, down.statusCode());
         assertTrue(down.body().contains("broker state in ") && down.body().contains("state")
                 && down.body().contains("java.lang.InternalError: a fault occurred"), down.body());
@@ -107,10 +82,10 @@ class StateJournalHealthTest {
         assertEquals(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED, refused.getMqttMessage().getReasonCode());
         assertEquals(1, server.broker().metrics().get(BrokerCounter.STATE_JOURNAL_FAILURES));
         assertTrue(server.broker().metrics().get(BrokerCounter.STATE_WRITES_REFUSED) >= 2, "each refusal is counted");
-        String metrics = get("/metrics").body();
+        String metrics = broker.get("/metrics").body();
         assertTrue(metrics.contains("sluice_state_healthy 0.0") && metrics.contains("sluice_state_journal_failures_total 1.0"),
                 metrics);
-        assertEquals(503, get("/health").statusCode(), "still refusing: only a restart resumes from the durable state");
+        assertEquals(503, broker.get("/health").statusCode(), "still refusing: only a restart resumes from the durable state");
         publisher.disconnect();
         subscriber.disconnect();
     }
