@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.parquet.StoreCounter;
 import io.sluice.ringbus.RingCounter;
 import io.sluice.ringbus.RingSettings;
+import io.sluice.storage.CountingReceipt;
 import io.sluice.storage.segment.SegmentFaults;
 import io.sluice.stream.PluginRegistry;
 import io.sluice.testing.Eventually;
@@ -54,19 +55,19 @@ class ExchangeFaultTest {
     }
 
     /** Offers messages [from, to), each with its own receipt. */
-    private static List<TestReceipt> offer(Exchange exchange, long from, long to) {
-        List<TestReceipt> receipts = new ArrayList<>();
+    private static List<CountingReceipt> offer(Exchange exchange, long from, long to) {
+        List<CountingReceipt> receipts = new ArrayList<>();
         for (long i = from; i < to; i++) {
-            TestReceipt receipt = new TestReceipt();
+            CountingReceipt receipt = new CountingReceipt();
             receipts.add(receipt);
             assertTrue(exchange.offer(Captured.topic(i), Captured.payload(i), System.currentTimeMillis(), receipt));
         }
         return receipts;
     }
 
-    private static void awaitSettled(List<TestReceipt> receipts) {
+    private static void awaitSettled(List<CountingReceipt> receipts) {
         Eventually.await(() -> receipts.stream().allMatch(r -> r.settled() == 1), () -> "receipts not settled once: "
-                + receipts.stream().map(TestReceipt::settled).toList());
+                + receipts.stream().map(CountingReceipt::settled).toList());
     }
 
     private static Set<String> payloads(List<Captured.Row> rows) {
@@ -79,14 +80,14 @@ class ExchangeFaultTest {
     void aFullDiskRefusesWhatItCannotLogAndCaptureComesBackByItself() throws Exception {
         plugin.open();
         Exchange exchange = open(dir);
-        List<TestReceipt> before = offer(exchange, 0, 100);
+        List<CountingReceipt> before = offer(exchange, 0, 100);
         awaitSettled(before);
         assertTrue(before.stream().allMatch(r -> r.stored.get() == 1));
 
         faults.faults().failWrites = true;
-        List<TestReceipt> duringFirst = offer(exchange, 100, 101);
+        List<CountingReceipt> duringFirst = offer(exchange, 100, 101);
         awaitSettled(duringFirst);
-        List<TestReceipt> during = offer(exchange, 101, 200);
+        List<CountingReceipt> during = offer(exchange, 101, 200);
         awaitSettled(during);
         during.addAll(duringFirst);
         assertTrue(during.stream().allMatch(r -> r.refused.get() == 1), "nothing the log could not write is taken for stored");
@@ -98,7 +99,7 @@ class ExchangeFaultTest {
 
         faults.faults().failWrites = false;
         Eventually.await(() -> exchange.problems().isEmpty(), () -> "still " + exchange.problems());
-        List<TestReceipt> after = offer(exchange, 200, 300);
+        List<CountingReceipt> after = offer(exchange, 200, 300);
         awaitSettled(after);
         assertTrue(after.stream().allMatch(r -> r.stored.get() == 1), "capture resumed without a restart");
         exchange.close();
@@ -117,7 +118,7 @@ class ExchangeFaultTest {
         plugin.writerKills.set(1);
         plugin.open();
         Exchange exchange = open(dir);
-        List<TestReceipt> receipts = offer(exchange, 0, 200);
+        List<CountingReceipt> receipts = offer(exchange, 0, 200);
         awaitSettled(receipts);
         // the file stays open (file_roll_interval), so its rows are counted as appended to row groups
         Eventually.await(() -> exchange.counter(StoreCounter.RECORDS_APPENDED) >= 200,
@@ -136,13 +137,13 @@ class ExchangeFaultTest {
         plugin.writerKills.set(Integer.MAX_VALUE);
         plugin.open();
         Exchange exchange = open(dir);
-        List<TestReceipt> receipts = offer(exchange, 0, 100);
+        List<CountingReceipt> receipts = offer(exchange, 0, 100);
         awaitSettled(receipts);
         assertTrue(receipts.stream().allMatch(r -> r.stored.get() == 1), "the log holds them");
         Eventually.await(() -> !exchange.problems().isEmpty(), "the exchange says its writer is dead");
         assertTrue(exchange.problems().get(0).contains("died 3 times in a row"), exchange.problems().toString());
         assertEquals(3, exchange.counter(StoreCounter.WRITER_DEATHS));
-        TestReceipt refused = new TestReceipt();
+        CountingReceipt refused = new CountingReceipt();
         assertFalse(exchange.offer("t/0", new byte[] {1}, System.currentTimeMillis(), refused));
         assertEquals(0, refused.settled(), "a refused offer leaves its receipt to the caller");
         assertEquals(1, exchange.counter(ExchangeCounter.REJECTED_WRITER_DEAD));
@@ -160,13 +161,13 @@ class ExchangeFaultTest {
     void anUnexpectedErrorInTheLogRefusesWhatWaitsAndEveryMessageAfterAndSaysWhy() throws Exception {
         plugin.open();
         Exchange exchange = open(dir);
-        List<TestReceipt> before = offer(exchange, 0, 100);
+        List<CountingReceipt> before = offer(exchange, 0, 100);
         awaitSettled(before);
         assertTrue(before.stream().allMatch(r -> r.stored.get() == 1));
 
         // what a faulting mapped write raises on the ring thread, not an IOException the log expects
         faults.faults().writeError = new InternalError("a fault occurred in an unsafe memory access operation");
-        List<TestReceipt> during = offer(exchange, 100, 101);
+        List<CountingReceipt> during = offer(exchange, 100, 101);
         awaitSettled(during);
         faults.faults().writeError = null;
         during.addAll(offer(exchange, 101, 200));

@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.exchange.ExchangeCounter;
+import io.sluice.storage.CountingReceipt;
 import io.sluice.storage.FlushPolicy;
 import io.sluice.storage.Log;
 import io.sluice.storage.LogSettings;
-import io.sluice.storage.Receipt;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -27,22 +26,6 @@ class ExchangeLogFailureTest {
 
     @TempDir
     Path dir;
-
-    /** Counts how it was settled. */
-    private static final class CountingReceipt implements Receipt {
-        final AtomicInteger ran = new AtomicInteger();
-        final AtomicInteger refused = new AtomicInteger();
-
-        @Override
-        public void run() {
-            ran.incrementAndGet();
-        }
-
-        @Override
-        public void refused() {
-            refused.incrementAndGet();
-        }
-    }
 
     /** A real log whose commit throws {@code error} while one is set. */
     private static Log failingCommits(Log log, AtomicReference<Error> error) {
@@ -77,14 +60,14 @@ class ExchangeLogFailureTest {
             CountingReceipt stored = new CountingReceipt();
             logged(wal, 1, stored);
             wal.commit();
-            assertEquals(1, stored.ran.get(), "stored while the log works");
+            assertEquals(1, stored.stored.get(), "stored while the log works");
 
             error.set(new InternalError("a fault occurred in an unsafe memory access operation"));
             CountingReceipt waiting = new CountingReceipt();
             logged(wal, 2, waiting);
             wal.commit();
             assertEquals(1, waiting.refused.get(), "the receipt waiting at the error is refused");
-            assertEquals(0, waiting.ran.get(), "and never taken for stored");
+            assertEquals(0, waiting.stored.get(), "and never taken for stored");
 
             error.set(null);
             assertEquals(-1, logged(wal, 3, new CountingReceipt()), "a message after the error is refused");
