@@ -48,7 +48,7 @@ label() { [ "$1" = sluice ] && echo sluice || echo "$mosquitto_label"; }
 negotiated() { # broker
   local p; p=$(tls_port "$1")
   # an MQTT CONNECT, so the server writes (a CONNACK): BoringSSL sends its tickets with its first write
-  out=$( (printf '\x10\x0d\x00\x04MQTT\x04\x02\x00\x3c\x00\x01p'; sleep 3) | openssl s_client -connect "127.0.0.1:$p" -msg 2>&1 || true)
+  out=$( (printf '\x10\x0d\x00\x04MQTT\x04\x02\x00\x3c\x00\x01p'; sleep 3) | openssl s_client -connect "127.0.0.1:$p" -msg 2>&1 | tr -d '\000' || true)
   echo "$(label "$1") tls, openssl s_client: $(grep -m1 -o 'TLSv1.[23], Cipher is .*' <<<"$out"); $(grep -m1 'Server Temp Key' <<<"$out");" \
     "$(grep -m1 'Peer signature type' <<<"$out"); session tickets sent: $(grep -c 'NewSessionTicket' <<<"$out")"
 }
