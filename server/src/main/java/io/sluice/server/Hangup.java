@@ -11,8 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * SIGHUP, the Unix way to tell a daemon to re-read its files. Handled through
  * {@code sun.misc.Signal}, looked up reflectively: where it is missing (another JVM) or the
- * signal is taken ({@code -Xrs}), registration says so and files are still reloaded when they
- * change. Installing the handler also stops SIGHUP from ending the JVM, which is the default.
+ * signal is taken ({@code -Xrs}) or ignored since the process started ({@code nohup}, which the
+ * JVM keeps), registration says so and files are still reloaded when they change. Installing the handler also stops SIGHUP from ending the JVM, which is the default.
  * One process-wide handler calls every registered listener, on the JVM's signal thread.
  */
 final class Hangup {
@@ -54,7 +54,13 @@ final class Hangup {
             };
             Object handler = Proxy.newProxyInstance(Hangup.class.getClassLoader(), new Class<?>[] {handlerClass},
                     onSignal);
-            signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+            Object previous = signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+            if (previous == handlerClass.getField("SIG_IGN").get(null)) {
+                // the JVM leaves a signal ignored at start (nohup) ignored, and installs nothing
+                LOG.warn("SIGHUP is ignored by this process (started under nohup?), so it cannot reload files; "
+                        + "they are still reloaded when they change");
+                return false;
+            }
             return true;
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
