@@ -116,8 +116,9 @@ class TlsTest {
     }
 
     /**
-     * A client that reconnects resumes its session instead of a full handshake: by ticket in TLS
-     * 1.3, by session id in 1.2. OpenSSL's own client says which it got.
+     * A client that reconnects resumes its session instead of a full handshake, in TLS 1.3 (by
+     * ticket) and 1.2 (by ticket, or by session id for clients without tickets). OpenSSL's own
+     * client says which handshake it got.
      */
     @Test
     void aReconnectingClientResumesItsTlsSession() throws Exception {
