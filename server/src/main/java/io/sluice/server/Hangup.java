@@ -12,7 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * SIGHUP, the Unix way to tell a daemon to re-read its files. Handled through
  * {@code sun.misc.Signal}, looked up reflectively: where it is missing (another JVM) or the
  * signal is taken ({@code -Xrs}) or ignored since the process started ({@code nohup}, which the
- * JVM keeps), registration says so and files are still reloaded when they change. Installing the handler also stops SIGHUP from ending the JVM, which is the default.
+ * JVM keeps), registration says so and files are still reloaded when they change. Installing the
+ * handler also stops SIGHUP from ending the JVM, which is the default.
  * One process-wide handler calls every registered listener, on the JVM's signal thread.
  */
 final class Hangup {

@@ -38,7 +38,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -136,9 +135,8 @@ class TlsTest {
     /** CONNECT, then DISCONNECT: the broker closes, so s_client has read the CONNACK and any ticket. */
     private String connectWithOpenSsl(String openssl, String protocol, String sessionOption, Path session)
             throws Exception {
-        byte[] connect = RawClient.connect(4, "openssl" + protocol);
-        byte[] input = Arrays.copyOf(connect, connect.length + 2);
-        input[connect.length] = (byte) 0xE0;
+        byte[] input = new RawClient.Bytes().raw(RawClient.connect(4, "openssl" + protocol))
+                .raw(RawClient.packet(0xE0, new byte[0])).toByteArray();
         Command.Result result = Command.run(List.of(openssl, "s_client", protocol, "-ign_eof",
                 "-connect", broker.host() + ":" + broker.port(), sessionOption, session.toString()), input, 30);
         assertEquals(0, result.exitCode(), result.stderr());
