@@ -57,7 +57,8 @@ public final class Broker implements AutoCloseable {
         this.timer = newTimer();
         this.router = new Router(new RetainedStore(retainedJournal), taps, metrics);
         SessionLimits limits = new SessionLimits(settings.maxMqueueLen(), settings.maxMqueueBytes(),
-                settings.queueQos0(), new QueueBudget(settings.maxQueuedBytes()), settings.maxSessions());
+                settings.queueQos0(), new QueueBudget(settings.maxQueuedBytes()), settings.maxSessions(),
+                settings.maxSessionsPerAddress());
         this.sessions = new SessionRegistry(router, limits, metrics, timer, sessionJournal);
         timer.scheduleWithFixedDelay(this::purgeExpiredRetained, RETAINED_SWEEP_SECONDS, RETAINED_SWEEP_SECONDS,
                 TimeUnit.SECONDS);

@@ -30,6 +30,9 @@ import io.sluice.net.limits.Rate;
  *                                 messages ({@link io.sluice.broker.message.BridgePath}); null for no loop check
  * @param maxSessions              {@code max_sessions}: sessions held, online or offline (0 = unlimited); a new
  *                                 one beyond it ends the session offline longest, or is refused if all are online
+ * @param maxSessionsPerAddress    {@code max_sessions_per_address}: sessions last connected from one IP address
+ *                                 (0 = unlimited); a new one beyond it ends that address's session offline longest,
+ *                                 or is refused if all of them are online
  * @param maxQueuedBytes           {@code max_queued_bytes}: bytes queued in all offline sessions together (0 = unlimited);
  *                                 beyond it, messages for offline sessions are dropped and counted
  */
@@ -38,7 +41,7 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
                            double keepaliveMultiplier, long retryIntervalMillis, long sessionExpiryInterval,
                            long maxSessionExpiryInterval, long connectTimeoutMillis, int maxConnections,
                            int maxSubscriptions, int maxTopicLevels, Rate messagesRate, Rate bytesRate,
-                           String nodeId, int maxSessions, long maxQueuedBytes) {
+                           String nodeId, int maxSessions, int maxSessionsPerAddress, long maxQueuedBytes) {
 
     /** The defaults documented in the README. */
     public static MqttSettings defaults() {
@@ -72,6 +75,7 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         private Rate bytesRate = Rate.UNLIMITED;
         private String nodeId;
         private int maxSessions = 100_000;
+        private int maxSessionsPerAddress = 0;
         private long maxQueuedBytes = 256L * 1024 * 1024;
 
         private Builder() {
@@ -167,6 +171,11 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
             return this;
         }
 
+        public Builder maxSessionsPerAddress(int v) {
+            maxSessionsPerAddress = v;
+            return this;
+        }
+
         public Builder maxQueuedBytes(long v) {
             maxQueuedBytes = v;
             return this;
@@ -188,7 +197,7 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
                     receiveMaximum, topicAliasMaximum, maxKeepalive, keepaliveMultiplier, retryIntervalMillis,
                     sessionExpiryInterval, maxSessionExpiryInterval, connectTimeoutMillis, maxConnections,
                     maxSubscriptions, maxTopicLevels, messagesRate, bytesRate, nodeId,
-                    maxSessions, maxQueuedBytes);
+                    maxSessions, maxSessionsPerAddress, maxQueuedBytes);
         }
     }
 
@@ -220,6 +229,8 @@ public record MqttSettings(int maxPacketSize, int maxMqueueLen, long maxMqueueBy
         require(messagesRate != null, "messages_rate", "must be set", null);
         require(bytesRate != null, "bytes_rate", "must be set", null);
         require(maxSessions >= 0, "max_sessions", "must be 0 (unlimited) or positive", maxSessions);
+        require(maxSessionsPerAddress >= 0, "max_sessions_per_address", "must be 0 (unlimited) or positive",
+                maxSessionsPerAddress);
         require(maxQueuedBytes >= 0, "max_queued_bytes", "must be 0 (unlimited) or positive", maxQueuedBytes);
     }
 

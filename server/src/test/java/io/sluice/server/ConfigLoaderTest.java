@@ -61,6 +61,7 @@ class ConfigLoaderTest {
                   session_expiry_interval = 1d
                   max_session_expiry_interval = 3600
                   connect_timeout = 2s
+                  max_sessions_per_address = 3
                 }
                 """).mqtt();
         assertEquals(10 * 1024, mqtt.maxPacketSize());
@@ -76,6 +77,7 @@ class ConfigLoaderTest {
         assertEquals(86_400, mqtt.sessionExpiryInterval());
         assertEquals(3600, mqtt.maxSessionExpiryInterval());
         assertEquals(2000, mqtt.connectTimeoutMillis());
+        assertEquals(3, mqtt.maxSessionsPerAddress());
     }
 
     @Test
@@ -91,6 +93,7 @@ class ConfigLoaderTest {
         assertEquals("mqtt.max_inflight_window", error("mqtt.max_inflight_window = 0").path());
         assertEquals("mqtt.max_packet_size", error("mqtt.max_packet_size = 10XB").path());
         assertEquals("mqtt.retry_interval", error("mqtt.retry_interval = soon").path());
+        assertEquals("mqtt.max_sessions_per_address", error("mqtt.max_sessions_per_address = -1").path());
         assertEquals("listeners.tcp.bind", error("listeners.tcp.bind = \"nohostport\"").path());
         assertEquals("listeners.tcp.bind", error("listeners.tcp.bind = \"0.0.0.0:70000\"").path());
         assertEquals("log.level", error("log.level = loud").path());

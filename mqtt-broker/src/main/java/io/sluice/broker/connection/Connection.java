@@ -35,6 +35,7 @@ import io.sluice.net.RefusalLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -458,5 +459,11 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     @Override
     public ClientInfo info() {
         return info;
+    }
+
+    @Override
+    public String sourceHost() {
+        return remoteAddress() instanceof InetSocketAddress socket && socket.getAddress() != null
+                ? socket.getAddress().getHostAddress() : null;
     }
 }

@@ -32,6 +32,7 @@ public final class SessionRegistry {
 
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final OfflineOrder offline = new OfflineOrder();
+    private final AddressSessions addresses = new AddressSessions();
     private final Router router;
     private final SessionLimits limits;
     private final BrokerMetrics metrics;
@@ -70,12 +71,16 @@ public final class SessionRegistry {
     /**
      * Finds or creates the session of {@code clientId} and attaches {@code link}. With
      * {@code cleanStart} any existing session is discarded first. A connection already attached
-     * is told it was taken over. A new session beyond {@code mqtt.max_sessions} first ends the
-     * session that has been offline longest; if every session is online, it is refused.
+     * is told it was taken over. A new session beyond {@code mqtt.max_sessions_per_address} first
+     * ends the session of the same address that has been offline longest, and one beyond
+     * {@code mqtt.max_sessions} the session offline longest of all; if every candidate is online,
+     * it is refused.
      */
     public Attachment attach(String clientId, boolean cleanStart, long expirySeconds, SessionLink link)
             throws SessionLimitReached {
-        if (limits.maxSessions() > 0 && sessions.size() >= limits.maxSessions() && !sessions.containsKey(clientId)) {
+        String address = link.sourceHost();
+        if (!sessions.containsKey(clientId)) {
+            makeRoomAt(address, clientId);
             makeRoom(clientId);
         }
         Session[] discarded = new Session[1];
@@ -96,6 +101,7 @@ public final class SessionRegistry {
             }
             target.expiryIntervalSeconds(expirySeconds);
             offline.gone(target);
+            addresses.attached(target, address);
             SessionLink previous = target.attach(link);
             if (previous != null) {
                 replaced[0] = previous;
@@ -117,19 +123,36 @@ public final class SessionRegistry {
      * {@code mqtt.max_sessions}; concurrent new sessions may overshoot the bound by one each.
      */
     private void makeRoom(String newClientId) throws SessionLimitReached {
-        while (sessions.size() >= limits.maxSessions()) {
+        int max = limits.maxSessions();
+        while (max > 0 && sessions.size() >= max) {
             Session oldest = offline.pollOldest();
             if (oldest == null) {
                 throw new SessionLimitReached(sessions.size() + " sessions held, all online (mqtt.max_sessions = "
-                        + limits.maxSessions() + ")");
+                        + max + ")");
             }
-            if (removeIfOffline(oldest)) {
-                metrics.increment(BrokerCounter.SESSIONS_EVICTED);
-                RefusalLog.log("ended the session of client '{}', offline since {}, to make room for client '{}' "
-                                + "(mqtt.max_sessions = {})", oldest.clientId(),
-                        Instant.ofEpochMilli(oldest.disconnectedAtMillis()), newClientId, limits.maxSessions());
-                end(oldest);
+            evict(oldest, newClientId, "mqtt.max_sessions = " + max);
+        }
+    }
+
+    /** The same within one address's sessions, for {@code mqtt.max_sessions_per_address}. */
+    private void makeRoomAt(String address, String newClientId) throws SessionLimitReached {
+        int max = limits.maxSessionsPerAddress();
+        while (max > 0 && address != null && addresses.count(address) >= max) {
+            Session oldest = addresses.pollOldestOffline(address);
+            if (oldest == null) {
+                throw new SessionLimitReached(addresses.count(address) + " sessions held for address " + address
+                        + ", all online (mqtt.max_sessions_per_address = " + max + ")");
             }
+            evict(oldest, newClientId, "mqtt.max_sessions_per_address = " + max + ", address " + address);
+        }
+    }
+
+    private void evict(Session oldest, String newClientId, String bound) {
+        if (removeIfOffline(oldest)) {
+            metrics.increment(BrokerCounter.SESSIONS_EVICTED);
+            RefusalLog.log("ended the session of client '{}', offline since {}, to make room for client '{}' ({})",
+                    oldest.clientId(), Instant.ofEpochMilli(oldest.disconnectedAtMillis()), newClientId, bound);
+            end(oldest);
         }
     }
 
@@ -161,6 +184,7 @@ public final class SessionRegistry {
             scheduleWill(session, will, Math.min(will.delaySeconds(), expiry) * 1000L, now);
         }
         offline.wentOffline(session);
+        addresses.wentOffline(session);
         scheduleExpiry(session, expiry == Session.NEVER_EXPIRES ? -1 : expiry * 1000L);
     }
 
@@ -219,6 +243,7 @@ public final class SessionRegistry {
     /** Ends a session for good: its subscriptions go, its journal records go, and a pending will goes out now. */
     private void end(Session session) {
         offline.gone(session);
+        addresses.ended(session);
         for (Subscription subscription : session.subscriptions()) {
             router.unsubscribe(session, subscription.filter());
         }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code mqtt.max_sessions} and {@code mqtt.max_queued_bytes}: clients with ever new ids cannot take the broker's memory. */
+/** {@code mqtt.max_sessions}, {@code mqtt.max_sessions_per_address} and {@code mqtt.max_queued_bytes}: clients with ever new ids cannot take the broker's memory. */
 class SessionBoundsTest {
 
     /** Connects a persistent MQTT 5 session subscribed to {@code t/#} and leaves it offline. */
@@ -68,6 +68,28 @@ class SessionBoundsTest {
             assertEquals(Mqtt3ConnAckReturnCode.SERVER_UNAVAILABLE, v3.getMqttMessage().getReturnCode());
             x.disconnect();
             y.disconnect();
+        }
+    }
+
+    @Test
+    void oneAddressHoldsAtMostMaxSessionsPerAddress() {
+        try (TestBroker broker = TestBroker.start(MqttSettings.builder().maxSessionsPerAddress(2).build())) {
+            leaveOffline(broker, "a");
+            leaveOffline(broker, "b");
+            Mqtt5BlockingClient c = Clients.v5(broker, "c");
+            c.connect();
+            assertNull(broker.broker().sessions().get("a"), "a, offline longest at 127.0.0.1, made room for c");
+            assertEquals(1, broker.broker().metrics().get(BrokerCounter.SESSIONS_EVICTED));
+            Mqtt5BlockingClient d = Clients.v5(broker, "d");
+            d.connect(); // b made room
+
+            Mqtt5ConnAckException refused = assertThrows(Mqtt5ConnAckException.class,
+                    () -> Clients.v5(broker, "e").connect());
+            assertEquals(Mqtt5ConnAckReasonCode.QUOTA_EXCEEDED, refused.getMqttMessage().getReasonCode());
+            Mqtt5BlockingClient again = Clients.v5(broker, "c");
+            again.connect(); // an existing session is not a new one: it takes over
+            again.disconnect();
+            d.disconnect();
         }
     }
 

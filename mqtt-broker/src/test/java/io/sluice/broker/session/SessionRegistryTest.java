@@ -12,11 +12,16 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionRegistryTest {
-    private static final SessionLink NO_LINK = new SessionLink() {
+    private static final SessionLink NO_LINK = new Link(null);
+
+    /** A connection from {@code sourceHost} that does nothing. */
+    private record Link(String sourceHost) implements SessionLink {
         @Override
         public void requestDrain() {
         }
@@ -33,7 +38,7 @@ class SessionRegistryTest {
         public ClientInfo info() {
             return null;
         }
-    };
+    }
 
     @Test
     void expiredMessagesLeaveAnOfflineQueueWithoutWaitingForTheClient() throws SessionLimitReached {
@@ -70,6 +75,51 @@ class SessionRegistryTest {
             assertFalse(fresh.sessionPresent());
             assertFalse(fresh.session() == first.session());
             assertEquals(1, registry.size());
+        }
+    }
+
+    @Test
+    void maxSessionsPerAddressCountsEachSessionWhereItLastConnectedFrom() throws SessionLimitReached {
+        try (Broker broker = Broker.open(MqttSettings.builder().maxSessionsPerAddress(2).build())) {
+            SessionRegistry registry = broker.sessions();
+            Link first = new Link("192.0.2.1");
+            Link second = new Link("192.0.2.2");
+            Session x = registry.attach("x", false, 3600, first).session();
+            registry.attach("y", false, 3600, first);
+            assertThrows(SessionLimitReached.class, () -> registry.attach("z", false, 3600, first),
+                    "both sessions of 192.0.2.1 are online");
+            registry.attach("z", false, 3600, second);
+
+            registry.detach(x, first, null);
+            registry.attach("x", false, 3600, second); // x moves to 192.0.2.2, which now holds two
+            registry.attach("w", false, 3600, first);
+            assertThrows(SessionLimitReached.class, () -> registry.attach("v", false, 3600, second));
+            assertEquals(4, registry.size());
+            assertEquals(0, broker.metrics().get(BrokerCounter.SESSIONS_EVICTED));
+        }
+    }
+
+    @Test
+    void aNewSessionBeyondItsAddressesLimitEndsThatAddressesSessionOfflineLongest() throws SessionLimitReached {
+        try (Broker broker = Broker.open(MqttSettings.builder().maxSessionsPerAddress(2).build())) {
+            SessionRegistry registry = broker.sessions();
+            Link busy = new Link("192.0.2.1");
+            Link other = new Link("192.0.2.2");
+            Session elsewhere = registry.attach("elsewhere", false, 3600, other).session();
+            registry.detach(elsewhere, other, null); // offline longest of all, but of another address
+            Session a = registry.attach("a", false, 3600, busy).session();
+            registry.detach(a, busy, null);
+            Session b = registry.attach("b", false, 3600, busy).session();
+            registry.detach(b, busy, null);
+
+            registry.attach("c", false, 3600, busy);
+
+            assertNull(registry.get("a"), "a, offline longest at 192.0.2.1, made room for c");
+            assertSame(b, registry.get("b"));
+            assertSame(elsewhere, registry.get("elsewhere"));
+            assertEquals(1, broker.metrics().get(BrokerCounter.SESSIONS_EVICTED));
+            registry.attach("restored-elsewhere", false, 3600, NO_LINK); // an unknown address counts nowhere
+            assertEquals(4, registry.size());
         }
     }
 }

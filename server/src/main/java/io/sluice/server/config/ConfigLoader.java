@@ -195,6 +195,8 @@ public final class ConfigLoader {
                 .bytesRate(r.rate("mqtt.bytes_rate", d.bytesRate(), true))
                 .nodeId(nodeId)
                 .maxSessions((int) r.integer("mqtt.max_sessions", d.maxSessions(), 0, Integer.MAX_VALUE))
+                .maxSessionsPerAddress((int) r.integer("mqtt.max_sessions_per_address", d.maxSessionsPerAddress(), 0,
+                        Integer.MAX_VALUE))
                 .maxQueuedBytes(r.bytes("mqtt.max_queued_bytes", d.maxQueuedBytes(), 0, Long.MAX_VALUE))
                 .build();
     }
