@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param flushInterval a batch older than this is handed up even if not full (1 ms to 1 h)
  * @param maxBatchBytes a batch whose payload and topic bytes reach this is handed up, at least 1
  * @param slots         Disruptor slots between the broker and the ring thread, a power of two;
- *                      0 picks the next power of two at or above {@code cap}, within
- *                      [{@value #MIN_SLOTS}, {@value #MAX_SLOTS}]
+ *                      0 picks the next power of two at or above {@value #SLOTS_PER_CAP} times
+ *                      {@code cap}, within [{@value #MIN_SLOTS}, {@value #MAX_SLOTS}]
  * @param spillDir      where fullOp FILE spills, one directory per exchange; null lets the
  *                      exchange pick one (see the exchange's settings)
  */
@@ -29,6 +29,14 @@ public record RingSettings(String name, int cap, FullOp fullOp, Duration flushIn
     public static final int MIN_SLOTS = 8192;
     /** Most Disruptor slots picked by default. */
     public static final int MAX_SLOTS = 1 << 20;
+    /**
+     * Slots per message of {@code cap} picked by default. The ring must hold the messages that
+     * arrive while its thread waits for the core: with every broker thread on one core and 64 B
+     * messages at 0.6–1.2 M a second, 16,384 slots (about 15–20 ms) were refused into in four of
+     * six runs, 65,536 and 131,072 in none of seven (benchmarks.md, section 2). A slot costs about
+     * 36 bytes and keeps no payload once taken.
+     */
+    static final int SLOTS_PER_CAP = 4;
 
     public RingSettings {
         Objects.requireNonNull(name, "name");
@@ -83,7 +91,8 @@ public record RingSettings(String name, int cap, FullOp fullOp, Duration flushIn
         if (slots > 0) {
             return slots;
         }
-        int pow2 = cap <= 1 ? 1 : Integer.highestOneBit(cap - 1) << 1;
+        int wanted = SLOTS_PER_CAP * cap;
+        int pow2 = Integer.bitCount(wanted) == 1 ? wanted : Integer.highestOneBit(wanted) << 1;
         return Math.max(MIN_SLOTS, Math.min(MAX_SLOTS, pow2));
     }
 }

@@ -304,7 +304,9 @@ class RingTest {
                 new RecordingSink(0), null));
         assertKey("ringbus.fullOp", () -> FullOp.of(4));
         assertEquals(RingSettings.MIN_SLOTS, RingSettings.defaults().withCap(10).effectiveSlots());
-        assertEquals(1 << 17, RingSettings.defaults().withCap(100_000).effectiveSlots());
+        assertEquals(1 << 16, RingSettings.defaults().effectiveSlots(), "4 x the default cap of 10,000, rounded up");
+        assertEquals(1 << 19, RingSettings.defaults().withCap(100_000).effectiveSlots());
+        assertEquals(RingSettings.MAX_SLOTS, RingSettings.defaults().withCap(RingSettings.MAX_CAP).effectiveSlots());
     }
 
     private static void assertKey(String key, Runnable action) {
