@@ -60,6 +60,8 @@ import javax.net.ssl.SSLException;
 public final class Connection extends ChannelInboundHandlerAdapter implements SessionLink {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
     /** Where netty-codec-mqtt keeps the protocol version it decoded from CONNECT. */
+    /** Long enough for a lagging subscriber's loop to be scheduled and drain, short against any keepalive. */
+    private static final long DRAIN_LAG_HOLD_NANOS = 1_000_000;
     private static final AttributeKey<MqttVersion> CODEC_VERSION = AttributeKey.valueOf("NETTY_CODEC_MQTT_VERSION");
 
     final Broker broker;
@@ -231,25 +233,42 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
      * read brought in, because the read loop stops as soon as auto-read is off.
      */
     void pauseReads(long nanos) {
+        if (pause(nanos)) {
+            broker.metrics().increment(BrokerCounter.PUBLISH_THROTTLED);
+            RefusalLog.log("pausing reads of client '{}' from {} for {} ms: over its publish rate", clientId(),
+                    remoteAddress(), TimeUnit.NANOSECONDS.toMillis(nanos));
+        }
+    }
+
+    /**
+     * A subscriber's event loop lags behind this publisher ({@link io.sluice.broker.session.DrainLag}):
+     * hold back this client's packets for {@value #DRAIN_LAG_HOLD_NANOS} ns, so that the subscriber's
+     * loop drains its queue instead of the queue overflowing. The packets after the hold may hold again.
+     */
+    void holdForDrainLag() {
+        pause(DRAIN_LAG_HOLD_NANOS);
+    }
+
+    /** Stops reading the socket and defers the packets already read; false if already paused (the pending resume re-checks). */
+    private boolean pause(long nanos) {
         if (readsPaused) {
-            return; // the pending resume re-checks the debt
+            return false;
         }
         readsPaused = true;
         if (deferred == null) {
             deferred = new ArrayDeque<>();
         }
-        broker.metrics().increment(BrokerCounter.PUBLISH_THROTTLED);
-        RefusalLog.log("pausing reads of client '{}' from {} for {} ms: over its publish rate", clientId(),
-                remoteAddress(), TimeUnit.NANOSECONDS.toMillis(nanos));
         ctx.channel().config().setAutoRead(false);
         ctx.executor().schedule(this::resumeReads, nanos, TimeUnit.NANOSECONDS);
+        return true;
     }
 
     private void resumeReads() {
         if (!ctx.channel().isActive()) {
             return;
         }
-        long more = client.throttle().pauseNanos(System.nanoTime());
+        PublishThrottle throttle = client.throttle();
+        long more = throttle == null ? 0 : throttle.pauseNanos(System.nanoTime());
         if (more > 0) {
             ctx.executor().schedule(this::resumeReads, more, TimeUnit.NANOSECONDS);
             return;
@@ -459,6 +478,11 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     @Override
     public ClientInfo info() {
         return info;
+    }
+
+    @Override
+    public boolean canWrite() {
+        return ctx != null && ctx.channel().isWritable();
     }
 
     @Override

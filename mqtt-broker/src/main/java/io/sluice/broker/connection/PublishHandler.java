@@ -13,6 +13,7 @@ import io.sluice.broker.message.Message;
 import io.sluice.broker.message.MessageProperties;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.security.Authorizer;
+import io.sluice.broker.session.DrainLag;
 import io.sluice.broker.session.Session;
 import io.sluice.broker.session.SessionJournal;
 import io.sluice.broker.topic.InvalidTopicException;
@@ -50,12 +51,20 @@ final class PublishHandler {
         if (message == null) {
             return;
         }
+        DrainLag.take(); // only what this packet's routing finds counts, not other work of this thread
+        route(c, client, message, qos, header.packetId());
+        if (DrainLag.take()) {
+            c.holdForDrainLag();
+        }
+    }
+
+    private static void route(Connection c, ConnectedClient client, Message message, int qos, int packetId) {
         if (qos == 0) {
             c.broker.router().publish(message);
         } else if (c.broker.acknowledgesDurably()) {
-            publishDurably(c, client, message, header.packetId());
+            publishDurably(c, client, message, packetId);
         } else {
-            publishAndAcknowledge(c, client, message, header.packetId());
+            publishAndAcknowledge(c, client, message, packetId);
         }
     }
 

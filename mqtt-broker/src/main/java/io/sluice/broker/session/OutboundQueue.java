@@ -34,6 +34,11 @@ final class OutboundQueue {
         return deliveries.size() < maxMessages && bytes + weight <= maxBytes;
     }
 
+    /** Whether half of either bound is taken. */
+    boolean isHalfFull() {
+        return deliveries.size() >= maxMessages / 2 || bytes >= maxBytes / 2;
+    }
+
     /** Appends; the caller checked {@link #fits}, or restores what was accepted before a restart. */
     void add(PendingDelivery delivery) {
         deliveries.addLast(delivery);

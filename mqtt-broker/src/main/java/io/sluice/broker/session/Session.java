@@ -142,6 +142,9 @@ public final class Session implements Subscriber {
             save(pending);
         }
         requestDrainLocked();
+        if (link != null && queue.isHalfFull() && link.canWrite()) {
+            DrainLag.signal();
+        }
         return true;
     }
 

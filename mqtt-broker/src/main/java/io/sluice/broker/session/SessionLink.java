@@ -17,6 +17,9 @@ public interface SessionLink {
     /** Closes the connection on an operator's request (MQTT 5 clients get DISCONNECT 0x98); any thread. */
     void kick();
 
+    /** Whether the connection's write buffer is below its high mark, so a drain could write now; any thread. */
+    boolean canWrite();
+
     /** Who is connected and how, for status readers; null until the connection is accepted. */
     ClientInfo info();
 

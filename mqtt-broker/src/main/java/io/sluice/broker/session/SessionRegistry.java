@@ -32,7 +32,8 @@ public final class SessionRegistry {
 
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final OfflineOrder offline = new OfflineOrder();
-    private final AddressSessions addresses = new AddressSessions();
+    /** Null when {@code mqtt.max_sessions_per_address} is 0: then connecting takes no lock for it. */
+    private final AddressSessions addresses;
     private final Router router;
     private final SessionLimits limits;
     private final BrokerMetrics metrics;
@@ -46,6 +47,7 @@ public final class SessionRegistry {
         this.metrics = metrics;
         this.timer = timer;
         this.journal = journal;
+        this.addresses = limits.maxSessionsPerAddress() > 0 ? new AddressSessions() : null;
         timer.scheduleWithFixedDelay(this::purgeExpired, PURGE_SECONDS, PURGE_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -78,7 +80,7 @@ public final class SessionRegistry {
      */
     public Attachment attach(String clientId, boolean cleanStart, long expirySeconds, SessionLink link)
             throws SessionLimitReached {
-        String address = link.sourceHost();
+        String address = addresses == null ? null : link.sourceHost();
         if (!sessions.containsKey(clientId)) {
             makeRoomAt(address, clientId);
             makeRoom(clientId);
@@ -101,7 +103,9 @@ public final class SessionRegistry {
             }
             target.expiryIntervalSeconds(expirySeconds);
             offline.gone(target);
-            addresses.attached(target, address);
+            if (addresses != null) {
+                addresses.attached(target, address);
+            }
             SessionLink previous = target.attach(link);
             if (previous != null) {
                 replaced[0] = previous;
@@ -134,10 +138,10 @@ public final class SessionRegistry {
         }
     }
 
-    /** The same within one address's sessions, for {@code mqtt.max_sessions_per_address}. */
+    /** The same within one address's sessions, for {@code mqtt.max_sessions_per_address}; a null address (limit off, or address unknown) is never bound. */
     private void makeRoomAt(String address, String newClientId) throws SessionLimitReached {
         int max = limits.maxSessionsPerAddress();
-        while (max > 0 && address != null && addresses.count(address) >= max) {
+        while (address != null && addresses.count(address) >= max) {
             Session oldest = addresses.pollOldestOffline(address);
             if (oldest == null) {
                 throw new SessionLimitReached(addresses.count(address) + " sessions held for address " + address
@@ -184,7 +188,9 @@ public final class SessionRegistry {
             scheduleWill(session, will, Math.min(will.delaySeconds(), expiry) * 1000L, now);
         }
         offline.wentOffline(session);
-        addresses.wentOffline(session);
+        if (addresses != null) {
+            addresses.wentOffline(session);
+        }
         scheduleExpiry(session, expiry == Session.NEVER_EXPIRES ? -1 : expiry * 1000L);
     }
 
@@ -243,7 +249,9 @@ public final class SessionRegistry {
     /** Ends a session for good: its subscriptions go, its journal records go, and a pending will goes out now. */
     private void end(Session session) {
         offline.gone(session);
-        addresses.ended(session);
+        if (addresses != null) {
+            addresses.ended(session);
+        }
         for (Subscription subscription : session.subscriptions()) {
             router.unsubscribe(session, subscription.filter());
         }

@@ -1,5 +1,6 @@
 package io.sluice.broker.connection;
 
+import io.netty.channel.EventLoop;
 import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.testing.RawClient;
@@ -11,11 +12,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A burst of QoS 0 messages written in one go, smaller than the subscriber's socket buffers plus
@@ -63,6 +68,60 @@ class BurstTest {
             assertEquals(6 * (BURST + 1), received.get(), "every message once");
             subscriber.close();
             reader.join();
+        }
+    }
+
+    /**
+     * The subscriber's event loop is held busy while a publisher on the other loop sends its burst,
+     * so only the publisher's loop runs: it fills the subscriber's queue, and from half full on it
+     * holds the publisher's reads ({@code DrainLag}) until the subscriber's loop drains.
+     */
+    @Test
+    void aBurstWaitsForASubscriberWhoseEventLoopIsBusy() throws Exception {
+        try (TestBroker broker = TestBroker.start(MqttSettings.builder().maxMqueueLen(QUEUE).build());
+             RawClient subscriber = new RawClient(socketWithReceiveBuffer(broker))) {
+            subscriber.send(RawClient.connect(5, "reader")).readUntil(RawClient.CONNACK);
+            subscriber.send(RawClient.subscribe(5, 1, "burst/#", 0)).readUntil(RawClient.SUBACK);
+            AtomicInteger received = new AtomicInteger();
+            AtomicReference<IOException> failure = new AtomicReference<>();
+            Thread reader = readPublishes(subscriber, received, failure);
+            EventLoop subscriberLoop = loopOf(broker, "reader");
+            try (RawClient publisher = connectOnAnotherLoop(broker, subscriberLoop)) {
+                CountDownLatch busy = new CountDownLatch(1);
+                subscriberLoop.execute(() -> {
+                    busy.countDown();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300)); // the loop is busy elsewhere
+                });
+                assertTrue(busy.await(10, TimeUnit.SECONDS));
+                publisher.send(burst());
+                publisher.send(RawClient.publish(5, "burst/last", 0, 0, new byte[0], new byte[] {1}));
+                Eventually.await(() -> received.get() >= BURST + 1 || failure.get() != null
+                                || broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL) > 0,
+                        () -> received.get() + " of " + (BURST + 1));
+                assertNull(failure.get(), "the subscriber's connection failed");
+                assertEquals(0, broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL),
+                        "no message of the burst dropped");
+                assertEquals(BURST + 1, received.get());
+            }
+            subscriber.close();
+            reader.join();
+        }
+    }
+
+    private static EventLoop loopOf(TestBroker broker, String clientId) {
+        return ((Connection) broker.broker().sessions().get(clientId).link()).ctx.channel().eventLoop();
+    }
+
+    /** A connected publisher whose connection is on another event loop than {@code avoid}; connections alternate loops. */
+    private static RawClient connectOnAnotherLoop(TestBroker broker, EventLoop avoid) throws IOException {
+        for (int i = 0; ; i++) {
+            RawClient publisher = broker.raw();
+            publisher.send(RawClient.connect(5, "burster-" + i)).readUntil(RawClient.CONNACK);
+            if (loopOf(broker, "burster-" + i) != avoid) {
+                return publisher;
+            }
+            publisher.close();
+            assertTrue(i < 4, "connections keep landing on the subscriber's loop");
         }
     }
 

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionRegistryTest {
-    private static final SessionLink NO_LINK = new Link(null);
+    private static final Link NO_LINK = new Link(null);
 
     /** A connection from {@code sourceHost} that does nothing. */
     private record Link(String sourceHost) implements SessionLink {
@@ -38,14 +38,18 @@ class SessionRegistryTest {
         public ClientInfo info() {
             return null;
         }
+
+        @Override
+        public boolean canWrite() {
+            return true;
+        }
     }
 
     @Test
     void expiredMessagesLeaveAnOfflineQueueWithoutWaitingForTheClient() throws SessionLimitReached {
         try (Broker broker = Broker.open(MqttSettings.defaults())) {
             SessionRegistry registry = broker.sessions();
-            Session session = registry.attach("offline", false, 3600, NO_LINK).session();
-            registry.detach(session, NO_LINK, null);
+            Session session = leaveOffline(registry, "offline", NO_LINK);
             long now = System.currentTimeMillis();
             MessageProperties oneSecond = new MessageProperties(-1, 1, null, null, null, List.of());
             session.offer(Delivery.of(new Message("t", new byte[1], 1, false, oneSecond, "p", now - 5_000), 1, false));
@@ -105,12 +109,9 @@ class SessionRegistryTest {
             SessionRegistry registry = broker.sessions();
             Link busy = new Link("192.0.2.1");
             Link other = new Link("192.0.2.2");
-            Session elsewhere = registry.attach("elsewhere", false, 3600, other).session();
-            registry.detach(elsewhere, other, null); // offline longest of all, but of another address
-            Session a = registry.attach("a", false, 3600, busy).session();
-            registry.detach(a, busy, null);
-            Session b = registry.attach("b", false, 3600, busy).session();
-            registry.detach(b, busy, null);
+            Session elsewhere = leaveOffline(registry, "elsewhere", other); // offline longest, at another address
+            leaveOffline(registry, "a", busy);
+            Session b = leaveOffline(registry, "b", busy);
 
             registry.attach("c", false, 3600, busy);
 
@@ -118,8 +119,15 @@ class SessionRegistryTest {
             assertSame(b, registry.get("b"));
             assertSame(elsewhere, registry.get("elsewhere"));
             assertEquals(1, broker.metrics().get(BrokerCounter.SESSIONS_EVICTED));
-            registry.attach("restored-elsewhere", false, 3600, NO_LINK); // an unknown address counts nowhere
+            registry.attach("from-unknown-address", false, 3600, NO_LINK); // counts for no address
             assertEquals(4, registry.size());
         }
+    }
+
+    /** Attaches {@code clientId} from {@code link} with a session expiry of an hour, and detaches it. */
+    private static Session leaveOffline(SessionRegistry registry, String clientId, Link link) throws SessionLimitReached {
+        Session session = registry.attach(clientId, false, 3600, link).session();
+        registry.detach(session, link, null);
+        return session;
     }
 }
