@@ -59,9 +59,9 @@ import javax.net.ssl.SSLException;
  */
 public final class Connection extends ChannelInboundHandlerAdapter implements SessionLink {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
-    /** Where netty-codec-mqtt keeps the protocol version it decoded from CONNECT. */
     /** Long enough for a lagging subscriber's loop to be scheduled and drain, short against any keepalive. */
     private static final long DRAIN_LAG_HOLD_NANOS = 1_000_000;
+    /** Where netty-codec-mqtt keeps the protocol version it decoded from CONNECT. */
     private static final AttributeKey<MqttVersion> CODEC_VERSION = AttributeKey.valueOf("NETTY_CODEC_MQTT_VERSION");
 
     final Broker broker;

@@ -142,7 +142,8 @@ public final class Session implements Subscriber {
             save(pending);
         }
         requestDrainLocked();
-        if (link != null && queue.isHalfFull() && link.canWrite()) {
+        SessionLink current = link;
+        if (current != null && queue.isHalfFull() && current.canWrite()) {
             DrainLag.signal();
         }
         return true;
