@@ -40,34 +40,18 @@ class BurstTest {
     @Test
     void aBurstInOneTcpWriteIsNeverDroppedForASubscriberThatKeepsUp() throws Exception {
         try (TestBroker broker = TestBroker.start(MqttSettings.builder().maxMqueueLen(QUEUE).build());
-             RawClient subscriber = new RawClient(socketWithReceiveBuffer(broker))) {
-            subscriber.send(RawClient.connect(5, "reader")).readUntil(RawClient.CONNACK);
-            subscriber.send(RawClient.subscribe(5, 1, "burst/#", 0)).readUntil(RawClient.SUBACK);
-            AtomicInteger received = new AtomicInteger();
-            AtomicReference<IOException> failure = new AtomicReference<>();
-            Thread reader = readPublishes(subscriber, received, failure);
+             BurstReader reader = new BurstReader(broker)) {
             byte[] burst = burst();
-            int expected = 0;
             // consecutive connections land on alternate event loops: rounds alternate shared and separate loops
-            for (int round = 0; round < 6; round++) {
+            for (int round = 1; round <= 6; round++) {
                 try (RawClient publisher = broker.raw()) {
                     publisher.send(RawClient.connect(5, "burster-" + round)).read();
-                    publisher.send(burst);
-                    publisher.send(RawClient.publish(5, "burst/last", 0, 0, new byte[0], new byte[] {1}));
-                    expected += BURST + 1;
-                    int target = expected;
-                    Eventually.await(() -> received.get() >= target || failure.get() != null
-                                    || broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL) > 0,
-                            () -> "round " + target / (BURST + 1) + ": " + received.get() + " of " + target);
-                    assertNull(failure.get(), "the subscriber's connection failed");
-                    assertEquals(0, broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL),
-                            "no message of the burst dropped");
+                    sendBurst(publisher, burst);
+                    reader.awaitWhole(round * (BURST + 1), "round " + round);
                     publisher.send(new byte[] {(byte) 0xE0, 0});
                 }
             }
-            assertEquals(6 * (BURST + 1), received.get(), "every message once");
-            subscriber.close();
-            reader.join();
+            assertEquals(6 * (BURST + 1), reader.received.get(), "every message once");
         }
     }
 
@@ -79,12 +63,7 @@ class BurstTest {
     @Test
     void aBurstWaitsForASubscriberWhoseEventLoopIsBusy() throws Exception {
         try (TestBroker broker = TestBroker.start(MqttSettings.builder().maxMqueueLen(QUEUE).build());
-             RawClient subscriber = new RawClient(socketWithReceiveBuffer(broker))) {
-            subscriber.send(RawClient.connect(5, "reader")).readUntil(RawClient.CONNACK);
-            subscriber.send(RawClient.subscribe(5, 1, "burst/#", 0)).readUntil(RawClient.SUBACK);
-            AtomicInteger received = new AtomicInteger();
-            AtomicReference<IOException> failure = new AtomicReference<>();
-            Thread reader = readPublishes(subscriber, received, failure);
+             BurstReader reader = new BurstReader(broker)) {
             EventLoop subscriberLoop = loopOf(broker, "reader");
             try (RawClient publisher = connectOnAnotherLoop(broker, subscriberLoop)) {
                 CountDownLatch busy = new CountDownLatch(1);
@@ -93,19 +72,17 @@ class BurstTest {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300)); // the loop is busy elsewhere
                 });
                 assertTrue(busy.await(10, TimeUnit.SECONDS));
-                publisher.send(burst());
-                publisher.send(RawClient.publish(5, "burst/last", 0, 0, new byte[0], new byte[] {1}));
-                Eventually.await(() -> received.get() >= BURST + 1 || failure.get() != null
-                                || broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL) > 0,
-                        () -> received.get() + " of " + (BURST + 1));
-                assertNull(failure.get(), "the subscriber's connection failed");
-                assertEquals(0, broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL),
-                        "no message of the burst dropped");
-                assertEquals(BURST + 1, received.get());
+                sendBurst(publisher, burst());
+                reader.awaitWhole(BURST + 1, "the burst");
+                assertEquals(BURST + 1, reader.received.get());
             }
-            subscriber.close();
-            reader.join();
         }
+    }
+
+    /** The burst in one write, then one more message. */
+    private static void sendBurst(RawClient publisher, byte[] burst) throws IOException {
+        publisher.send(burst);
+        publisher.send(RawClient.publish(5, "burst/last", 0, 0, new byte[0], new byte[] {1}));
     }
 
     private static EventLoop loopOf(TestBroker broker, String clientId) {
@@ -125,33 +102,62 @@ class BurstTest {
         }
     }
 
-    private static Socket socketWithReceiveBuffer(TestBroker broker) throws IOException {
-        Socket socket = new Socket();
-        socket.setReceiveBufferSize(RECEIVE_BUFFER); // before connecting, so that the window scale allows it
-        socket.connect(new InetSocketAddress(broker.host(), broker.port()));
-        return socket;
-    }
+    /**
+     * The subscriber of {@code burst/#}: a raw socket whose receive buffer is set before connecting,
+     * read on a thread of its own that counts PUBLISH packets until the socket closes.
+     */
+    private static final class BurstReader implements AutoCloseable {
+        final AtomicInteger received = new AtomicInteger();
+        private final AtomicReference<IOException> failure = new AtomicReference<>();
+        private final TestBroker broker;
+        private final RawClient client;
+        private final Thread thread;
 
-    /** Counts PUBLISH packets until the socket closes; a failure before that is kept for the test. */
-    private static Thread readPublishes(RawClient subscriber, AtomicInteger received,
-                                        AtomicReference<IOException> failure) throws IOException {
-        subscriber.setTimeoutMillis(0);
-        Thread reader = new Thread(() -> {
+        BurstReader(TestBroker broker) throws IOException {
+            this.broker = broker;
+            Socket socket = new Socket();
+            socket.setReceiveBufferSize(RECEIVE_BUFFER); // before connecting, so that the window scale allows it
+            socket.connect(new InetSocketAddress(broker.host(), broker.port()));
+            this.client = new RawClient(socket);
+            client.send(RawClient.connect(5, "reader")).readUntil(RawClient.CONNACK);
+            client.send(RawClient.subscribe(5, 1, "burst/#", 0)).readUntil(RawClient.SUBACK);
+            client.setTimeoutMillis(0);
+            this.thread = new Thread(this::count, "burst-subscriber");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void count() {
             try {
                 while (true) {
-                    if (subscriber.read().type() == RawClient.PUBLISH) {
+                    if (client.read().type() == RawClient.PUBLISH) {
                         received.incrementAndGet();
                     }
                 }
             } catch (IOException e) {
-                if (!subscriber.isClosed()) {
+                if (!client.isClosed()) {
                     failure.set(e);
                 }
             }
-        }, "burst-subscriber");
-        reader.setDaemon(true);
-        reader.start();
-        return reader;
+        }
+
+        /** Waits for {@code total} messages in all, failing at once if the broker dropped one or the socket failed. */
+        void awaitWhole(int total, String what) {
+            Eventually.await(() -> received.get() >= total || failure.get() != null || dropped() > 0,
+                    () -> what + ": " + received.get() + " of " + total);
+            assertNull(failure.get(), "the subscriber's connection failed");
+            assertEquals(0, dropped(), "no message of the burst dropped");
+        }
+
+        private long dropped() {
+            return broker.broker().metrics().get(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL);
+        }
+
+        @Override
+        public void close() throws Exception {
+            client.close();
+            thread.join();
+        }
     }
 
     /** {@value #BURST} QoS 0 PUBLISH packets of 100-byte payloads, in one byte array for one write. */
