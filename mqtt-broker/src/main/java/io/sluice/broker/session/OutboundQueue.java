@@ -14,6 +14,10 @@ import java.util.function.Predicate;
  * write for every delivery). Not thread-safe: the owning {@link Session}'s lock guards it.
  */
 final class OutboundQueue {
+    /** Fewest queued messages, and bytes, that count as a backlog (twice what one drain interval adds). */
+    static final int BACKLOG_MESSAGES = 128;
+    static final long BACKLOG_BYTES = 64 * 1024;
+
     private final ArrayDeque<PendingDelivery> deliveries = new ArrayDeque<>();
     private final int maxMessages;
     private final long maxBytes;
@@ -34,9 +38,14 @@ final class OutboundQueue {
         return deliveries.size() < maxMessages && bytes + weight <= maxBytes;
     }
 
-    /** Whether half of either bound is taken. */
-    boolean isHalfFull() {
-        return deliveries.size() >= maxMessages / 2 || bytes >= maxBytes / 2;
+    /**
+     * Whether half of either bound is taken, and at least {@value #BACKLOG_MESSAGES} messages or
+     * {@value #BACKLOG_BYTES} bytes: a queue bounded below that is the operator's choice to drop
+     * early, and holding publishers for a few queued messages would throttle every fan-in.
+     */
+    boolean isBacklogged() {
+        int size = deliveries.size();
+        return (size >= maxMessages / 2 && size >= BACKLOG_MESSAGES) || (bytes >= maxBytes / 2 && bytes >= BACKLOG_BYTES);
     }
 
     /** Appends; the caller checked {@link #fits}, or restores what was accepted before a restart. */

@@ -143,7 +143,7 @@ public final class Session implements Subscriber {
         }
         requestDrainLocked();
         SessionLink current = link;
-        if (current != null && queue.isHalfFull() && current.canWrite()) {
+        if (current != null && queue.isBacklogged() && current.canWrite()) {
             DrainLag.signal();
         }
         return true;
