@@ -249,7 +249,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
         pause(DRAIN_LAG_HOLD_NANOS);
     }
 
-    /** Stops reading the socket and defers the packets already read; false if already paused (the pending resume re-checks). */
+    /** Stops reading and defers the packets already read; false if already paused (the pending resume re-checks). */
     private boolean pause(long nanos) {
         if (readsPaused) {
             return false;

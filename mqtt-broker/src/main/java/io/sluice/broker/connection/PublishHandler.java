@@ -51,9 +51,9 @@ final class PublishHandler {
         if (message == null) {
             return;
         }
-        DrainLag.take(); // only what this packet's routing finds counts, not other work of this thread
+        DrainLag lag = DrainLag.lowered(); // only what this packet's routing finds counts
         route(c, client, message, qos, header.packetId());
-        if (DrainLag.take()) {
+        if (lag.raised()) {
             c.holdForDrainLag();
         }
     }

@@ -6,23 +6,29 @@ package io.sluice.broker.session;
  * was asked for (it is another loop, busy or not scheduled), so the queue fills from the offering
  * loop alone. The publisher's connection then holds its reads for a moment instead of letting a
  * burst overflow a subscriber that keeps up. A connection that cannot write (a slow subscriber)
- * signals nothing, so it never slows its publishers. Per thread; no allocation after the first use.
+ * raises nothing, so it never slows its publishers. One per thread, reused.
  */
 public final class DrainLag {
-    private static final ThreadLocal<boolean[]> SIGNALLED = ThreadLocal.withInitial(() -> new boolean[1]);
+    private static final ThreadLocal<DrainLag> OF_THREAD = ThreadLocal.withInitial(DrainLag::new);
+
+    private boolean raised;
 
     private DrainLag() {
     }
 
     static void signal() {
-        SIGNALLED.get()[0] = true;
+        OF_THREAD.get().raised = true;
     }
 
-    /** Whether an offer on this thread found such a session since the last call; clears the signal. */
-    public static boolean take() {
-        boolean[] signalled = SIGNALLED.get();
-        boolean was = signalled[0];
-        signalled[0] = false;
-        return was;
+    /** This thread's signal, lowered, so that only what happens after this call raises it. */
+    public static DrainLag lowered() {
+        DrainLag lag = OF_THREAD.get();
+        lag.raised = false;
+        return lag;
+    }
+
+    /** Whether an offer on this thread found a lagging session since {@link #lowered}. */
+    public boolean raised() {
+        return raised;
     }
 }

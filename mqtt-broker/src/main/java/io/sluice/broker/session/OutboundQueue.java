@@ -45,7 +45,8 @@ final class OutboundQueue {
      */
     boolean isBacklogged() {
         int size = deliveries.size();
-        return (size >= maxMessages / 2 && size >= BACKLOG_MESSAGES) || (bytes >= maxBytes / 2 && bytes >= BACKLOG_BYTES);
+        return (size >= maxMessages / 2 && size >= BACKLOG_MESSAGES)
+                || (bytes >= maxBytes / 2 && bytes >= BACKLOG_BYTES);
     }
 
     /** Appends; the caller checked {@link #fits}, or restores what was accepted before a restart. */

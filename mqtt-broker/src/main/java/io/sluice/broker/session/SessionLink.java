@@ -23,6 +23,6 @@ public interface SessionLink {
     /** Who is connected and how, for status readers; null until the connection is accepted. */
     ClientInfo info();
 
-    /** The client's IP address without its port, what {@code mqtt.max_sessions_per_address} counts by; null if unknown. */
+    /** The client's IP address without its port, which {@code mqtt.max_sessions_per_address} counts by; null if unknown. */
     String sourceHost();
 }

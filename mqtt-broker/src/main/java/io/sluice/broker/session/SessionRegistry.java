@@ -138,7 +138,10 @@ public final class SessionRegistry {
         }
     }
 
-    /** The same within one address's sessions, for {@code mqtt.max_sessions_per_address}; a null address (limit off, or address unknown) is never bound. */
+    /**
+     * The same within one address's sessions, for {@code mqtt.max_sessions_per_address}; a null
+     * address (the limit is off, or the address unknown) is never bound.
+     */
     private void makeRoomAt(String address, String newClientId) throws SessionLimitReached {
         int max = limits.maxSessionsPerAddress();
         while (address != null && addresses.count(address) >= max) {

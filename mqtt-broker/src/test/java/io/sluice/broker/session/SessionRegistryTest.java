@@ -19,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionRegistryTest {
     private static final Link NO_LINK = new Link(null);
+    private static final Link FROM_1 = new Link("192.0.2.1");
+    private static final Link FROM_2 = new Link("192.0.2.2");
 
     /** A connection from {@code sourceHost} that does nothing. */
     private record Link(String sourceHost) implements SessionLink {
@@ -86,18 +88,16 @@ class SessionRegistryTest {
     void maxSessionsPerAddressCountsEachSessionWhereItLastConnectedFrom() throws SessionLimitReached {
         try (Broker broker = Broker.open(MqttSettings.builder().maxSessionsPerAddress(2).build())) {
             SessionRegistry registry = broker.sessions();
-            Link first = new Link("192.0.2.1");
-            Link second = new Link("192.0.2.2");
-            Session x = registry.attach("x", false, 3600, first).session();
-            registry.attach("y", false, 3600, first);
-            assertThrows(SessionLimitReached.class, () -> registry.attach("z", false, 3600, first),
+            Session x = registry.attach("x", false, 3600, FROM_1).session();
+            registry.attach("y", false, 3600, FROM_1);
+            assertThrows(SessionLimitReached.class, () -> registry.attach("z", false, 3600, FROM_1),
                     "both sessions of 192.0.2.1 are online");
-            registry.attach("z", false, 3600, second);
+            registry.attach("z", false, 3600, FROM_2);
 
-            registry.detach(x, first, null);
-            registry.attach("x", false, 3600, second); // x moves to 192.0.2.2, which now holds two
-            registry.attach("w", false, 3600, first);
-            assertThrows(SessionLimitReached.class, () -> registry.attach("v", false, 3600, second));
+            registry.detach(x, FROM_1, null);
+            registry.attach("x", false, 3600, FROM_2); // x moves to 192.0.2.2, which now holds two
+            registry.attach("w", false, 3600, FROM_1);
+            assertThrows(SessionLimitReached.class, () -> registry.attach("v", false, 3600, FROM_2));
             assertEquals(4, registry.size());
             assertEquals(0, broker.metrics().get(BrokerCounter.SESSIONS_EVICTED));
         }
@@ -107,13 +107,11 @@ class SessionRegistryTest {
     void aNewSessionBeyondItsAddressesLimitEndsThatAddressesSessionOfflineLongest() throws SessionLimitReached {
         try (Broker broker = Broker.open(MqttSettings.builder().maxSessionsPerAddress(2).build())) {
             SessionRegistry registry = broker.sessions();
-            Link busy = new Link("192.0.2.1");
-            Link other = new Link("192.0.2.2");
-            Session elsewhere = leaveOffline(registry, "elsewhere", other); // offline longest, at another address
-            leaveOffline(registry, "a", busy);
-            Session b = leaveOffline(registry, "b", busy);
+            Session elsewhere = leaveOffline(registry, "elsewhere", FROM_2); // offline longest, at another address
+            leaveOffline(registry, "a", FROM_1);
+            Session b = leaveOffline(registry, "b", FROM_1);
 
-            registry.attach("c", false, 3600, busy);
+            registry.attach("c", false, 3600, FROM_1);
 
             assertNull(registry.get("a"), "a, offline longest at 192.0.2.1, made room for c");
             assertSame(b, registry.get("b"));
