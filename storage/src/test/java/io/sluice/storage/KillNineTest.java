@@ -25,7 +25,8 @@ import io.sluice.testing.Eventually;
  * {@code kill -9} of a process writing to the adapter ({@link CrashingWriter}), then a reopen: every
  * acknowledged record is there, in order, once, with no gap in the offsets; a memory shard has lost
  * its records, as documented, but never gives an acknowledged offset out again. Every acknowledged
- * group-offset commit is there too, also when it was acknowledged from the offset cache.
+ * group-offset commit is there too, also when it was acknowledged from the offset cache. And no
+ * copy of RocksDB's native library outlives the killed process.
  */
 class KillNineTest {
     private static final int ACKS_BEFORE_KILL = 1500;
@@ -42,6 +43,9 @@ class KillNineTest {
             "rocksdb, always, false", "rocksdb, none, true", "memory, interval, false"})
     void aKilledWriterLosesNothingAcknowledged(String engine, String flush, boolean enableCache) throws Exception {
         Acknowledged acked = runAndKill(engine, flush, enableCache);
+        try (var left = java.nio.file.Files.list(writerTmp())) {
+            assertEquals(List.of(), left.toList(), "the killed writer left nothing in its temporary directory");
+        }
         try (StorageAdapter adapter = StorageAdapter.open(dir, null,
                 StorageAdapterSettings.defaults().withEnableCache(enableCache))) {
             long lastAcked = acked.records().keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
@@ -74,6 +78,11 @@ class KillNineTest {
         }
     }
 
+    /** The killed writer's temporary directory: RocksDB's native library must not be left in it. */
+    private Path writerTmp() {
+        return dir.resolve("writer-tmp");
+    }
+
     private static void deleteTree(Path root) throws IOException {
         try (var paths = java.nio.file.Files.walk(root)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -83,8 +92,9 @@ class KillNineTest {
     }
 
     private Acknowledged runAndKill(String engine, String flush, boolean enableCache) throws Exception {
+        java.nio.file.Files.createDirectories(writerTmp());
         Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CrashingWriter.class.getName(),
+                "-Djava.io.tmpdir=" + writerTmp(), "-cp", System.getProperty("java.class.path"), CrashingWriter.class.getName(),
                 dir.toString(), engine, flush, Boolean.toString(enableCache))
                 .redirectError(dir.resolve("writer.err").toFile())
                 .start();

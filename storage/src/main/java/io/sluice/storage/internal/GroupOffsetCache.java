@@ -13,6 +13,7 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteOptions;
 
 import io.sluice.storage.StorageException;
+import io.sluice.storage.rocksdb.RocksLibrary;
 
 /**
  * The consumer-group offset cache of {@code enable_cache = true} ({@value #DIRECTORY}): a small
@@ -30,7 +31,7 @@ final class GroupOffsetCache implements AutoCloseable {
     }
 
     static {
-        RocksDB.loadLibrary();
+        RocksLibrary.load();
     }
 
     private final Path dir;

@@ -84,7 +84,7 @@ public final class RocksStore implements AutoCloseable {
     private static final long METADATA_BLOCK_BYTES = 4096;
 
     static {
-        RocksDB.loadLibrary();
+        RocksLibrary.load();
     }
 
     private final Path dir;
