@@ -16,7 +16,7 @@ status=0
 java -cp "$classpath" io.sluice.examples.bench.SoakDriver --sluice bin/sluice --work "$out" \
   --port "${BENCH_PORT:-18831}" --query-port "${QUERY_PORT:-18841}" --minutes "${DURATION:-30}" \
   --kill-minutes "${KILL_MINUTES:-4}" --publishers "${PUBLISHERS:-3}" --rate "${RATE:-100}" \
-  --java-opts "${SLUICE_JAVA_OPTS:--Xmx512m}" || status=$?
+  --java-opts "${SLUICE_JAVA_OPTS:--Xmx512m -XX:NativeMemoryTracking=summary}" || status=$?
 java -Djava.awt.headless=true -cp "$classpath" io.sluice.examples.bench.SoakPlot "$out/samples.csv" "$out/soak.png"
 echo "samples: $out/samples.csv, plot: $out/soak.png, summary: $out/summary.txt"
 exit $status

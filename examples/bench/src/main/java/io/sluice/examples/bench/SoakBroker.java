@@ -5,14 +5,21 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The broker under soak: {@code bin/sluice} as a child process, killed with SIGKILL and started
- * again on request, and sampled for its resident set (VmRSS) and Java heap (jstat).
+ * again on request, and sampled for its resident set (VmRSS), Java heap (jstat) and committed memory
+ * by kind (Native Memory Tracking).
  */
 final class SoakBroker {
+    /** "Total: reserved=..KB, committed=..KB" or "-  Java Heap (reserved=..KB, committed=..KB)". */
+    private static final Pattern NMT_LINE = Pattern.compile("^[-\\s]*([A-Za-z][A-Za-z ]*?):? ?\\(?reserved=\\d+KB, committed=(\\d+)KB");
     private final Path sluice;
     private final Path config;
     private final Path log;
@@ -115,6 +122,22 @@ final class SoakBroker {
     long liveHeapKib() {
         run("jcmd", Long.toString(pid()), "GC.run");
         return heapUsedKib();
+    }
+
+    /**
+     * Committed memory in KiB per Native Memory Tracking category ("Total", "Java Heap", "Class",
+     * "Thread", "Code", "GC", "Other", ...), empty when the broker runs without
+     * {@code -XX:NativeMemoryTracking=summary}.
+     */
+    Map<String, Long> committedKib() {
+        Map<String, Long> committed = new LinkedHashMap<>();
+        for (String line : run("jcmd", Long.toString(pid()), "VM.native_memory", "summary", "scale=KB")) {
+            Matcher m = NMT_LINE.matcher(line);
+            if (m.find()) {
+                committed.put(m.group(1).trim(), Long.parseLong(m.group(2)));
+            }
+        }
+        return committed;
     }
 
     private static List<String> run(String... command) {

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * SoakDriver --sluice bin/sluice --work DIR --port 18831 --query-port 18841
- *            --minutes 30 --kill-minutes 4 --publishers 3 --rate 100 --java-opts "-Xmx512m"
+ *            --minutes 30 --kill-minutes 4 --publishers 3 --rate 100
+ *            --java-opts "-Xmx512m -XX:NativeMemoryTracking=summary"
  * </pre>
  * Exits 0 when every check passed, 1 otherwise.
  */
@@ -27,6 +28,8 @@ public final class SoakDriver {
     private static final int SAMPLE_SECONDS = 10;
     /** Growth allowed between the first and the last broker run before RSS or live heap counts as growing. */
     private static final double FLAT_FACTOR = 1.5;
+    /** A bounded heap, and committed memory by kind sampled at the end of each broker run. */
+    private static final String DEFAULT_JAVA_OPTS = "-Xmx512m -XX:NativeMemoryTracking=summary";
 
     private SoakDriver() {
     }
@@ -41,7 +44,7 @@ public final class SoakDriver {
         Files.createDirectories(work);
         Path config = writeConfig(work, port, queryPort);
         SoakBroker broker = new SoakBroker(Path.of(options.getOrDefault("sluice", "bin/sluice")).toAbsolutePath(),
-                config, work.resolve("broker.log"), port, options.getOrDefault("java-opts", "-Xmx512m"));
+                config, work.resolve("broker.log"), port, options.getOrDefault("java-opts", DEFAULT_JAVA_OPTS));
         System.exit(new SoakDriver().run(broker, work, port, "tcp://127.0.0.1:" + queryPort, minutes, killMinutes,
                 Integer.parseInt(options.getOrDefault("publishers", "3")),
                 Integer.parseInt(options.getOrDefault("rate", "100"))) ? 0 : 1);
@@ -73,7 +76,7 @@ public final class SoakDriver {
     private boolean run(SoakBroker broker, Path work, int port, String queryUrl, double minutes, double killMinutes,
                         int publishers, int rate) throws Exception {
         SoakLedger ledger = new SoakLedger();
-        List<long[]> runs = new ArrayList<>(); // per broker run: incarnation, max RSS KiB, live heap KiB at its end
+        List<long[]> runs = new ArrayList<>(); // per broker run, see runFigures
         long started = System.nanoTime();
         long end = started + (long) (minutes * 60e9);
         long killEvery = (long) (killMinutes * 60e9);
@@ -96,7 +99,7 @@ public final class SoakDriver {
                         ledger.queries.get(), ledger.queryFailures.get());
                 samples.flush();
                 if (System.nanoTime() >= nextKill && System.nanoTime() < end - killEvery / 4) {
-                    runs.add(new long[] {broker.incarnation(), runMaxRss, broker.liveHeapKib()});
+                    runs.add(runFigures(broker, runMaxRss, work));
                     broker.kill();
                     long killed = System.nanoTime();
                     broker.start();
@@ -108,12 +111,28 @@ public final class SoakDriver {
             }
         }
         traffic.stop();
-        runs.add(new long[] {broker.incarnation(), runMaxRss, broker.liveHeapKib()});
+        runs.add(runFigures(broker, runMaxRss, work));
         traffic.reconnectKeepers();
         boolean ok = drainAndCheck(ledger, queryUrl, work, runs, (System.nanoTime() - started) / 1e9);
         traffic.closeKeepers();
         broker.stop();
         return ok;
+    }
+
+    /**
+     * A broker run's figures at its end: incarnation, max RSS, live heap after a full GC, committed
+     * Java heap and committed memory in all (KiB, the last two -1 without Native Memory Tracking),
+     * and the bytes in the state directory, which the next run loads.
+     */
+    private static long[] runFigures(SoakBroker broker, long maxRssKib, Path work) throws IOException {
+        long liveHeap = broker.liveHeapKib();
+        Map<String, Long> committed = broker.committedKib();
+        long stateBytes;
+        try (var files = Files.walk(work.resolve("state"))) {
+            stateBytes = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+        return new long[] {broker.incarnation(), maxRssKib, liveHeap, committed.getOrDefault("Java Heap", -1L),
+            committed.getOrDefault("Total", -1L), stateBytes};
     }
 
     private static boolean drainAndCheck(SoakLedger ledger, String queryUrl, Path work, List<long[]> runs,
@@ -160,9 +179,11 @@ public final class SoakDriver {
 
     /** RSS and live heap of the last broker run against the first: flat when within {@link #FLAT_FACTOR}. */
     private static boolean flat(List<String> report, List<long[]> runs) {
-        StringBuilder table = new StringBuilder("broker run | max RSS MiB | heap after full GC MiB");
+        StringBuilder table = new StringBuilder("broker run | max RSS MiB | heap after full GC MiB"
+                + " | heap committed MiB | all committed MiB | state MiB");
         for (long[] run : runs) {
-            table.append(String.format(Locale.ROOT, "%n%10d | %11.0f | %.1f", run[0], run[1] / 1024.0, run[2] / 1024.0));
+            table.append(String.format(Locale.ROOT, "%n%10d | %11.0f | %22.1f | %18.0f | %17.0f | %9.1f", run[0],
+                    run[1] / 1024.0, run[2] / 1024.0, run[3] / 1024.0, run[4] / 1024.0, run[5] / 1048576.0));
         }
         report.add(table.toString());
         long[] first = runs.get(0);
