@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  */
 final class SoakBroker {
     /** "Total: reserved=..KB, committed=..KB" or "-  Java Heap (reserved=..KB, committed=..KB)". */
-    private static final Pattern NMT_LINE = Pattern.compile("^[-\\s]*([A-Za-z][A-Za-z ]*?):? ?\\(?reserved=\\d+KB, committed=(\\d+)KB");
+    private static final Pattern NMT_LINE =
+            Pattern.compile("^[-\\s]*([A-Za-z][A-Za-z ]*?):? ?\\(?reserved=\\d+KB, committed=(\\d+)KB");
     private final Path sluice;
     private final Path config;
     private final Path log;
