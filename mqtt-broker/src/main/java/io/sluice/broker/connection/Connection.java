@@ -61,6 +61,13 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
     /** Long enough for a lagging subscriber's loop to be scheduled and drain, short against any keepalive. */
     private static final long DRAIN_LAG_HOLD_NANOS = 1_000_000;
+    /**
+     * How long a full write buffer still counts as draining: the kernel takes a new connection's
+     * data in small steps while its send buffer grows with the acknowledgements, and this loop
+     * writes again only once it runs. A subscriber that reads is writable again within it; one that
+     * stopped reading is not, and from then on its queue drops instead of holding publishers.
+     */
+    static final long DRAIN_GRACE_NANOS = 20_000_000;
     /** Where netty-codec-mqtt keeps the protocol version it decoded from CONNECT. */
     private static final AttributeKey<MqttVersion> CODEC_VERSION = AttributeKey.valueOf("NETTY_CODEC_MQTT_VERSION");
 
@@ -88,6 +95,8 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     private boolean readsPaused;
     /** Packets already read when reads were paused, handled in order once the client is within its rate. */
     private ArrayDeque<Object> deferred;
+    /** When the channel last became unwritable ({@link System#nanoTime}), 0 while writable; read on other loops. */
+    private volatile long unwritableSince;
 
     public Connection(Broker broker, boolean peerCertAsUsername) {
         this.broker = broker;
@@ -389,7 +398,12 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext context) {
-        if (context.channel().isWritable() && client != null) {
+        if (!context.channel().isWritable()) {
+            unwritableSince = System.nanoTime();
+            return;
+        }
+        unwritableSince = 0;
+        if (client != null) {
             outbound.drain();
         }
     }
@@ -481,8 +495,15 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
     }
 
     @Override
-    public boolean canWrite() {
-        return ctx != null && ctx.channel().isWritable();
+    public boolean keepsUp() {
+        if (ctx == null) {
+            return false;
+        }
+        if (ctx.channel().isWritable()) {
+            return true;
+        }
+        long since = unwritableSince; // 0: the event saying so is still on its way
+        return since == 0 || System.nanoTime() - since < DRAIN_GRACE_NANOS;
     }
 
     @Override

@@ -2,11 +2,12 @@ package io.sluice.broker.session;
 
 /**
  * Tells the thread that offered a message whether a session it offered to has its queue half full
- * while its connection could still write: the session's event loop has not yet run the drain it
- * was asked for (it is another loop, busy or not scheduled), so the queue fills from the offering
- * loop alone. The publisher's connection then holds its reads for a moment instead of letting a
- * burst overflow a subscriber that keeps up. A connection that cannot write (a slow subscriber)
- * raises nothing, so it never slows its publishers. One per thread, reused.
+ * while its connection keeps up ({@link SessionLink#keepsUp}): the session's event loop has not yet
+ * run the drain it was asked for (it is another loop, busy or not scheduled), or the kernel has not
+ * yet taken what it wrote, so the queue fills from the offering loop alone. The publisher's
+ * connection then holds its reads for a moment instead of letting a burst overflow a subscriber that
+ * keeps up. A connection that stopped reading raises nothing once its grace is over, so it slows
+ * its publishers for at most that long. One per thread, reused.
  */
 public final class DrainLag {
     private static final ThreadLocal<DrainLag> OF_THREAD = ThreadLocal.withInitial(DrainLag::new);

@@ -143,7 +143,7 @@ public final class Session implements Subscriber {
         }
         requestDrainLocked();
         SessionLink current = link;
-        if (current != null && queue.isBacklogged() && current.canWrite()) {
+        if (current != null && queue.isBacklogged() && current.keepsUp()) {
             DrainLag.signal();
         }
         return true;

@@ -17,8 +17,11 @@ public interface SessionLink {
     /** Closes the connection on an operator's request (MQTT 5 clients get DISCONNECT 0x98); any thread. */
     void kick();
 
-    /** Whether the connection's write buffer is below its high mark, so a drain could write now; any thread. */
-    boolean canWrite();
+    /**
+     * Whether the connection is taking what it is given: its write buffer is below the high mark,
+     * or went above it only moments ago; any thread. False for a client that stopped reading.
+     */
+    boolean keepsUp();
 
     /** Who is connected and how, for status readers; null until the connection is accepted. */
     ClientInfo info();

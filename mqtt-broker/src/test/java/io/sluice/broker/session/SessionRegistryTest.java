@@ -42,7 +42,7 @@ class SessionRegistryTest {
         }
 
         @Override
-        public boolean canWrite() {
+        public boolean keepsUp() {
             return true;
         }
     }
