@@ -6,8 +6,9 @@ package io.sluice.broker.session;
  * run the drain it was asked for (it is another loop, busy or not scheduled), or the kernel has not
  * yet taken what it wrote, so the queue fills from the offering loop alone. The publisher's
  * connection then holds its reads for a moment instead of letting a burst overflow a subscriber that
- * keeps up. A connection that stopped reading raises nothing once its grace is over, so it slows
- * its publishers for at most that long. One per thread, reused.
+ * keeps up. A connection that stopped reading raises nothing once its grace is over, nor does a
+ * session whose full queue dropped a message lately (a reader slower than it is fed, which no
+ * hold cures), so neither slows its publishers for long. One per thread, reused.
  */
 public final class DrainLag {
     private static final ThreadLocal<DrainLag> OF_THREAD = ThreadLocal.withInitial(DrainLag::new);

@@ -33,6 +33,12 @@ import java.util.concurrent.ScheduledFuture;
 public final class Session implements Subscriber {
     /** Session Expiry Interval meaning "never expires" (MQTT 5 §3.1.2.11.2). */
     public static final long NEVER_EXPIRES = 0xFFFFFFFFL;
+    /**
+     * A session whose full queue dropped a message within this long reads slower than it is fed,
+     * which holding publishers does not cure: it signals no {@link DrainLag} until it has gone this
+     * long without a drop.
+     */
+    static final long SLOW_READER_NANOS = 1_000_000_000L;
 
     private final String clientId;
     private final BrokerMetrics metrics;
@@ -54,6 +60,9 @@ public final class Session implements Subscriber {
     private ScheduledFuture<?> willTask;
     private ScheduledFuture<?> expiryTask;
     private long dropped;
+    /** Whether the full queue ever dropped a message, and when it last did ({@link System#nanoTime}). */
+    private boolean droppedForQueueFull;
+    private long lastQueueFullNanos;
     private boolean ended;
 
     public Session(String clientId, SessionLimits limits, BrokerMetrics metrics, SessionJournal journal) {
@@ -134,6 +143,8 @@ public final class Session implements Subscriber {
         if (!queue.fits(delivery.message().weight())) {
             metrics.increment(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL);
             dropped++;
+            droppedForQueueFull = true;
+            lastQueueFullNanos = System.nanoTime();
             return false;
         }
         PendingDelivery pending = new PendingDelivery(nextSeq++, delivery);
@@ -143,10 +154,14 @@ public final class Session implements Subscriber {
         }
         requestDrainLocked();
         SessionLink current = link;
-        if (current != null && queue.isBacklogged() && current.keepsUp()) {
+        if (current != null && queue.isBacklogged() && current.keepsUp() && !droppedLately()) {
             DrainLag.signal();
         }
         return true;
+    }
+
+    private boolean droppedLately() {
+        return droppedForQueueFull && System.nanoTime() - lastQueueFullNanos < SLOW_READER_NANOS;
     }
 
     private void requestDrainLocked() {
