@@ -67,7 +67,7 @@ public final class Connection extends ChannelInboundHandlerAdapter implements Se
      * writes again only once it runs. A subscriber that reads is writable again within it; one that
      * stopped reading is not, and from then on its queue drops instead of holding publishers.
      */
-    static final long DRAIN_GRACE_NANOS = 20_000_000;
+    private static final long DRAIN_GRACE_NANOS = 20_000_000;
     /** Where netty-codec-mqtt keeps the protocol version it decoded from CONNECT. */
     private static final AttributeKey<MqttVersion> CODEC_VERSION = AttributeKey.valueOf("NETTY_CODEC_MQTT_VERSION");
 

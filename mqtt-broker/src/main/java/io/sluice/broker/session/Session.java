@@ -38,7 +38,7 @@ public final class Session implements Subscriber {
      * which holding publishers does not cure: it signals no {@link DrainLag} until it has gone this
      * long without a drop.
      */
-    static final long SLOW_READER_NANOS = 1_000_000_000L;
+    private static final long SLOW_READER_NANOS = 1_000_000_000L;
 
     private final String clientId;
     private final BrokerMetrics metrics;
