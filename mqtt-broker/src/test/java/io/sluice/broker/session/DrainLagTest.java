@@ -14,37 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DrainLagTest {
     private static final int QUEUE = 256;
 
-    /** A connection that does nothing, and keeps up or not. */
-    private record Link(boolean keepsUp) implements SessionLink {
-        @Override
-        public void requestDrain() {
-        }
-
-        @Override
-        public void takenOver() {
-        }
-
-        @Override
-        public void kick() {
-        }
-
-        @Override
-        public ClientInfo info() {
-            return null;
-        }
-
-        @Override
-        public String sourceHost() {
-            return null;
-        }
-    }
-
     private static Broker broker() {
         return Broker.open(MqttSettings.builder().maxMqueueLen(QUEUE).build());
     }
 
     private static Session online(Broker broker, boolean keepsUp) throws SessionLimitReached {
-        return broker.sessions().attach("sub", false, 3600, new Link(keepsUp)).session();
+        return broker.sessions().attach("sub", false, 3600, new IdleLink(null, keepsUp)).session();
     }
 
     /** Offers one QoS 0 message; whether it was taken, and whether it raised the lag. */

@@ -18,34 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionRegistryTest {
-    private static final Link NO_LINK = new Link(null);
-    private static final Link FROM_1 = new Link("192.0.2.1");
-    private static final Link FROM_2 = new Link("192.0.2.2");
-
-    /** A connection from {@code sourceHost} that does nothing. */
-    private record Link(String sourceHost) implements SessionLink {
-        @Override
-        public void requestDrain() {
-        }
-
-        @Override
-        public void takenOver() {
-        }
-
-        @Override
-        public void kick() {
-        }
-
-        @Override
-        public ClientInfo info() {
-            return null;
-        }
-
-        @Override
-        public boolean keepsUp() {
-            return true;
-        }
-    }
+    private static final IdleLink NO_LINK = IdleLink.from(null);
+    private static final IdleLink FROM_1 = IdleLink.from("192.0.2.1");
+    private static final IdleLink FROM_2 = IdleLink.from("192.0.2.2");
 
     @Test
     void expiredMessagesLeaveAnOfflineQueueWithoutWaitingForTheClient() throws SessionLimitReached {
@@ -123,7 +98,7 @@ class SessionRegistryTest {
     }
 
     /** Attaches {@code clientId} from {@code link} with a session expiry of an hour, and detaches it. */
-    private static Session leaveOffline(SessionRegistry registry, String clientId, Link link) throws SessionLimitReached {
+    private static Session leaveOffline(SessionRegistry registry, String clientId, IdleLink link) throws SessionLimitReached {
         Session session = registry.attach(clientId, false, 3600, link).session();
         registry.detach(session, link, null);
         return session;
