@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ class KillNineTest {
             "rocksdb, always, false", "rocksdb, none, true", "memory, interval, false"})
     void aKilledWriterLosesNothingAcknowledged(String engine, String flush, boolean enableCache) throws Exception {
         Acknowledged acked = runAndKill(engine, flush, enableCache);
-        try (var left = java.nio.file.Files.list(writerTmp())) {
+        try (var left = Files.list(writerTmp())) {
             assertEquals(List.of(), left.toList(), "the killed writer left nothing in its temporary directory");
         }
         try (StorageAdapter adapter = StorageAdapter.open(dir, null,
@@ -84,15 +85,15 @@ class KillNineTest {
     }
 
     private static void deleteTree(Path root) throws IOException {
-        try (var paths = java.nio.file.Files.walk(root)) {
+        try (var paths = Files.walk(root)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.delete(p);
+                Files.delete(p);
             }
         }
     }
 
     private Acknowledged runAndKill(String engine, String flush, boolean enableCache) throws Exception {
-        java.nio.file.Files.createDirectories(writerTmp());
+        Files.createDirectories(writerTmp());
         Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.io.tmpdir=" + writerTmp(), "-cp", System.getProperty("java.class.path"), CrashingWriter.class.getName(),
                 dir.toString(), engine, flush, Boolean.toString(enableCache))

@@ -12,7 +12,6 @@ import io.sluice.broker.MqttSettings;
 import io.sluice.broker.metrics.BrokerCounter;
 import io.sluice.broker.testing.Clients;
 import io.sluice.broker.testing.TestBroker;
-import io.sluice.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +30,7 @@ class SessionBoundsTest {
         client.connectWith().cleanStart(true).sessionExpiryInterval(3600).send();
         client.subscribeWith().topicFilter("t/#").qos(MqttQos.AT_LEAST_ONCE).send();
         client.disconnect();
-        Eventually.await(() -> !broker.broker().sessions().get(clientId).isOnline(), clientId + " offline");
+        broker.awaitOffline(clientId);
     }
 
     @Test

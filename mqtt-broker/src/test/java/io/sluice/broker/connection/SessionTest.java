@@ -37,14 +37,6 @@ class SessionTest {
         broker.close();
     }
 
-    /**
-     * Waits until the broker has read a DISCONNECT: publishes sent next travel on another
-     * connection and may overtake it, and an online session takes them as any subscriber would.
-     */
-    private void awaitOffline(String clientId) {
-        Eventually.await(() -> !broker.broker().sessions().get(clientId).isOnline(), clientId + " offline");
-    }
-
     private static byte[] expiryProperty(long seconds) {
         return new RawClient.Bytes().u8(0x11).u32(seconds).toByteArray();
     }
@@ -56,7 +48,7 @@ class SessionTest {
         sub.connectWith().cleanSession(false).send();
         sub.subscribeWith().topicFilter("jobs/#").qos(MqttQos.AT_LEAST_ONCE).send();
         sub.disconnect();
-        awaitOffline("persistent");
+        broker.awaitOffline("persistent");
 
         Mqtt3BlockingClient pub = Clients.v3(broker, "pub");
         pub.connect();
@@ -97,7 +89,7 @@ class SessionTest {
         sub.connectWith().cleanStart(true).sessionExpiryInterval(300).send();
         sub.subscribeWith().topicFilter("t").qos(MqttQos.AT_LEAST_ONCE).send();
         sub.disconnect();
-        awaitOffline("bounded");
+        broker.awaitOffline("bounded");
         Mqtt5BlockingClient pub = Clients.v5(broker, "pub");
         pub.connect();
         for (int i = 0; i < 8; i++) {
@@ -116,7 +108,7 @@ class SessionTest {
         sub.connectWith().sessionExpiryInterval(300).send();
         sub.subscribeWith().topicFilter("t").qos(MqttQos.AT_LEAST_ONCE).send();
         sub.disconnect();
-        awaitOffline("bytes");
+        broker.awaitOffline("bytes");
         Mqtt5BlockingClient pub = Clients.v5(broker, "pub");
         pub.connect();
         for (int i = 0; i < 10; i++) {
@@ -134,7 +126,7 @@ class SessionTest {
         sub.connectWith().sessionExpiryInterval(300).send();
         sub.subscribeWith().topicFilter("t").qos(MqttQos.AT_LEAST_ONCE).send();
         sub.disconnect();
-        awaitOffline("noq0");
+        broker.awaitOffline("noq0");
         Mqtt5BlockingClient pub = Clients.v5(broker, "pub");
         pub.connect();
         pub.publishWith().topic("t").qos(MqttQos.AT_MOST_ONCE).payload(new byte[] {0}).send();

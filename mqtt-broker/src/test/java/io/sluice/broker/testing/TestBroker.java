@@ -1,6 +1,7 @@
 package io.sluice.broker.testing;
 
 import io.sluice.broker.Broker;
+import io.sluice.testing.Eventually;
 import io.sluice.testing.LeakWatch;
 import io.sluice.broker.MqttSettings;
 import io.sluice.net.EventLoops;
@@ -63,6 +64,14 @@ public final class TestBroker implements AutoCloseable {
 
     public RawClient raw() {
         return new RawClient(host(), port());
+    }
+
+    /**
+     * Waits until the broker has read {@code clientId}'s DISCONNECT and holds its session offline:
+     * what another connection sends next may otherwise overtake it.
+     */
+    public void awaitOffline(String clientId) {
+        Eventually.await(() -> !broker.sessions().get(clientId).isOnline(), clientId + " offline");
     }
 
     @Override

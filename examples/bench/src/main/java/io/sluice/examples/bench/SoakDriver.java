@@ -76,7 +76,7 @@ public final class SoakDriver {
     private boolean run(SoakBroker broker, Path work, int port, String queryUrl, double minutes, double killMinutes,
                         int publishers, int rate) throws Exception {
         SoakLedger ledger = new SoakLedger();
-        List<long[]> runs = new ArrayList<>(); // per broker run, see runFigures
+        List<RunFigures> runs = new ArrayList<>();
         long started = System.nanoTime();
         long end = started + (long) (minutes * 60e9);
         long killEvery = (long) (killMinutes * 60e9);
@@ -120,22 +120,25 @@ public final class SoakDriver {
     }
 
     /**
-     * A broker run's figures at its end: incarnation, max RSS, live heap after a full GC, committed
-     * Java heap and committed memory in all (KiB, the last two -1 without Native Memory Tracking),
-     * and the bytes in the state directory, which the next run loads.
+     * A broker run's figures at its end, in KiB but for the state directory's bytes, which the next
+     * run loads; the committed figures are -1 without Native Memory Tracking.
      */
-    private static long[] runFigures(SoakBroker broker, long maxRssKib, Path work) throws IOException {
+    private record RunFigures(int incarnation, long maxRssKib, long liveHeapKib, long heapCommittedKib,
+                              long committedKib, long stateBytes) {
+    }
+
+    private static RunFigures runFigures(SoakBroker broker, long maxRssKib, Path work) throws IOException {
         long liveHeap = broker.liveHeapKib();
         Map<String, Long> committed = broker.committedKib();
         long stateBytes;
         try (var files = Files.walk(work.resolve("state"))) {
             stateBytes = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
         }
-        return new long[] {broker.incarnation(), maxRssKib, liveHeap, committed.getOrDefault("Java Heap", -1L),
-            committed.getOrDefault("Total", -1L), stateBytes};
+        return new RunFigures(broker.incarnation(), maxRssKib, liveHeap, committed.getOrDefault("Java Heap", -1L),
+                committed.getOrDefault("Total", -1L), stateBytes);
     }
 
-    private static boolean drainAndCheck(SoakLedger ledger, String queryUrl, Path work, List<long[]> runs,
+    private static boolean drainAndCheck(SoakLedger ledger, String queryUrl, Path work, List<RunFigures> runs,
                                          double seconds) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (System.nanoTime() < deadline && ledger.subscribers().stream().anyMatch(s -> s.missing() > 0)) {
@@ -178,18 +181,19 @@ public final class SoakDriver {
     }
 
     /** RSS and live heap of the last broker run against the first: flat when within {@link #FLAT_FACTOR}. */
-    private static boolean flat(List<String> report, List<long[]> runs) {
+    private static boolean flat(List<String> report, List<RunFigures> runs) {
         StringBuilder table = new StringBuilder("broker run | max RSS MiB | heap after full GC MiB"
                 + " | heap committed MiB | all committed MiB | state MiB");
-        for (long[] run : runs) {
-            table.append(String.format(Locale.ROOT, "%n%10d | %11.0f | %22.1f | %18.0f | %17.0f | %9.1f", run[0],
-                    run[1] / 1024.0, run[2] / 1024.0, run[3] / 1024.0, run[4] / 1024.0, run[5] / 1048576.0));
+        for (RunFigures run : runs) {
+            table.append(String.format(Locale.ROOT, "%n%10d | %11.0f | %22.1f | %18.0f | %17.0f | %9.1f",
+                    run.incarnation(), run.maxRssKib() / 1024.0, run.liveHeapKib() / 1024.0,
+                    run.heapCommittedKib() / 1024.0, run.committedKib() / 1024.0, run.stateBytes() / 1048576.0));
         }
         report.add(table.toString());
-        long[] first = runs.get(0);
-        long[] last = runs.get(runs.size() - 1);
-        boolean rssFlat = last[1] <= first[1] * FLAT_FACTOR;
-        boolean heapFlat = last[2] <= first[2] * FLAT_FACTOR;
+        RunFigures first = runs.get(0);
+        RunFigures last = runs.get(runs.size() - 1);
+        boolean rssFlat = last.maxRssKib() <= first.maxRssKib() * FLAT_FACTOR;
+        boolean heapFlat = last.liveHeapKib() <= first.liveHeapKib() * FLAT_FACTOR;
         report.add("RSS " + (rssFlat ? "flat: PASS" : "grew: FAIL") + "; live heap " + (heapFlat ? "flat: PASS" : "grew: FAIL"));
         return rssFlat && heapFlat;
     }
