@@ -30,6 +30,13 @@ start_sluice() {
   wait_port
 }
 
+# capture_config EXTRA: a configuration with persistence off and one exchange, bench, capturing
+# bench/# (the topics of MqttBench) with ringbus.cap CAP (default 10000, the default) and the
+# exchange keys EXTRA, e.g. "durability = wal".
+capture_config() {
+  printf 'persistence.enabled = false\nexchange_client.bench {\n  exchange_url = "tcp://127.0.0.1:*"\n  exchange {\n    name = bench\n    topic = "bench/#"\n    ringbus { cap = %s }\n    %s\n  }\n}\n' "${CAP:-10000}" "$1"
+}
+
 stop_broker() {
   kill "$broker"; wait "$broker" 2>/dev/null || true
 }

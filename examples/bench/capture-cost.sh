@@ -9,6 +9,10 @@
 # sequence, interleaved, since runs on a shared machine move by 15 % or more from one to the next.
 # CAP sets ringbus.cap (default 10000, the default). PAYLOADS (default "64 1024") the payload sizes.
 #
+# RATE (messages a second, all publishers together) offers a fixed load instead of as much as the
+# broker takes: then compare the broker CPU each delivery cost, not deliveries a second. After each
+# capture run the script prints both ratios to the round's capture-off run.
+#
 # PIN=1 (needs 2 cores): every thread of the broker is pinned to core 0 (taskset -a -cp 0 <pid>
 # after start; threads started later inherit it) and the load generator runs on core 1, so the
 # broker has the same CPU budget with and without capture, and the ratio is capture's CPU cost,
@@ -16,10 +20,6 @@
 set -eu
 cd "$(dirname "$0")/../.."
 . examples/bench/bench-lib.sh
-
-capture() { # extra exchange keys
-  printf 'persistence.enabled = false\nexchange_client.bench {\n  exchange_url = "tcp://127.0.0.1:*"\n  exchange {\n    name = bench\n    topic = "bench/#"\n    ringbus { cap = %s }\n    %s\n  }\n}\n' "${CAP:-10000}" "$1"
-}
 
 if [ "${PIN:-0}" = 1 ]; then
   BENCH_CPUS=1
@@ -30,11 +30,15 @@ fi
 
 run() { # label: one measured run against the started broker
   pin_broker
-  bench throughput --publishers 4 --subscribers 1 --qos 0 --payload "$payload" --pid "$broker" --label "$1"
+  bench throughput --publishers 4 --subscribers 1 --qos 0 --payload "$payload" ${RATE:+--rate "$RATE"} --pid "$broker" --label "$1"
 }
 
 rate() { # the deliveries per second of a result line
   sed -n 's/.* = \([0-9]*\)\/s;.*/\1/p'
+}
+
+per_cpu() { # the deliveries per broker CPU-second of a result line
+  sed -n 's/.* = \([0-9]*\) deliveries per CPU-second.*/\1/p'
 }
 
 for round in $(seq "${ROUNDS:-1}"); do
@@ -45,12 +49,13 @@ for round in $(seq "${ROUNDS:-1}"); do
     stop_broker
     echo "$line"
     off=$(echo "$line" | rate)
+    off_cpu=$(echo "$line" | per_cpu)
     for durability in none wal; do
-      start_sluice "$durability" "$(capture "durability = $durability")"
+      start_sluice "$durability" "$(capture_config "durability = $durability")"
       line=$(run "capture-$durability")
       stop_broker
       echo "$line"
-      echo "  kept $(( 100 * $(echo "$line" | rate) / off )) % of capture-off"
+      echo "  kept $(( 100 * $(echo "$line" | rate) / off )) % of capture-off deliveries a second, $(( 100 * $(echo "$line" | per_cpu) / off_cpu )) % of its deliveries per broker CPU-second"
       du -sh "$work/$durability/parquet" | sed 's/^/  parquet written: /'
     done
     rm -rf "$work/off" "$work/none" "$work/wal"

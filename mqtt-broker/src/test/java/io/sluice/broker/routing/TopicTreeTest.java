@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -34,6 +36,32 @@ class TopicTreeTest {
             filters.add(filter);
             tree.put(filter.levels(), filter.raw());
         }
+        assertMatchesLikeTheFilters(tree, filters, random);
+    }
+
+    @Test
+    void removedFiltersStopMatchingAndAddedOnesStart() throws InvalidTopicException {
+        Random random = new Random(7);
+        TopicTree<String> tree = new TopicTree<>(v -> v);
+        Map<String, TopicFilter> filters = new LinkedHashMap<>();
+        for (int round = 0; round < 4; round++) {
+            for (int i = 0; i < 200; i++) {
+                TopicFilter filter = TopicFilter.parse(randomFilter(random), 0);
+                filters.put(filter.raw(), filter);
+                tree.put(filter.levels(), filter.raw());
+            }
+            assertMatchesLikeTheFilters(tree, List.copyOf(filters.values()), random);
+            for (TopicFilter filter : List.copyOf(filters.values())) {
+                if (random.nextBoolean()) {
+                    assertEquals(filter.raw(), tree.remove(filter.levels(), filter.raw()));
+                    filters.remove(filter.raw());
+                }
+            }
+            assertMatchesLikeTheFilters(tree, List.copyOf(filters.values()), random);
+        }
+    }
+
+    private static void assertMatchesLikeTheFilters(TopicTree<String> tree, List<TopicFilter> filters, Random random) {
         for (int i = 0; i < 2000; i++) {
             String topic = randomTopic(random);
             Set<String> expected = new HashSet<>();
