@@ -60,9 +60,8 @@ public final class Session implements Subscriber {
     private ScheduledFuture<?> willTask;
     private ScheduledFuture<?> expiryTask;
     private long dropped;
-    /** Whether the full queue ever dropped a message, and when it last did ({@link System#nanoTime}). */
-    private boolean droppedForQueueFull;
-    private long lastQueueFullNanos;
+    /** When the full queue last dropped a message ({@link System#nanoTime}); a new session's lies long past. */
+    private long lastQueueFullNanos = System.nanoTime() - SLOW_READER_NANOS;
     private boolean ended;
 
     public Session(String clientId, SessionLimits limits, BrokerMetrics metrics, SessionJournal journal) {
@@ -143,7 +142,6 @@ public final class Session implements Subscriber {
         if (!queue.fits(delivery.message().weight())) {
             metrics.increment(BrokerCounter.MESSAGES_DROPPED_QUEUE_FULL);
             dropped++;
-            droppedForQueueFull = true;
             lastQueueFullNanos = System.nanoTime();
             return false;
         }
@@ -161,7 +159,7 @@ public final class Session implements Subscriber {
     }
 
     private boolean droppedLately() {
-        return droppedForQueueFull && System.nanoTime() - lastQueueFullNanos < SLOW_READER_NANOS;
+        return System.nanoTime() - lastQueueFullNanos < SLOW_READER_NANOS;
     }
 
     private void requestDrainLocked() {
