@@ -25,7 +25,7 @@ final class OpenFile {
     private final RowGroupJournal journal;
     private final long openedNanos;
     private final List<StoreBatch> sources = new ArrayList<>();
-    private long memoryBytes;
+    private long heldBytes;
 
     OpenFile(long seq, Path temp, Schema schema, BatchFileWriter writer, RowGroupJournal journal, long openedNanos) {
         this.seq = seq;
@@ -62,12 +62,12 @@ final class OpenFile {
     void write(StoreBatch source, ColumnBatch columns) throws IOException {
         writer.write(columns);
         sources.add(source);
-        memoryBytes += source.memoryBytes();
+        heldBytes += source.heldBytes();
     }
 
-    /** Whether the file reached {@code fileSize}, on disk or in the batches it holds in memory. */
+    /** Whether the file reached {@code fileSize}, on disk or in the rows its batches keep in memory or in the log. */
     boolean isFull(long fileSize) throws IOException {
-        return writer.dataSize() >= fileSize || memoryBytes >= fileSize;
+        return writer.dataSize() >= fileSize || heldBytes >= fileSize;
     }
 
     /**

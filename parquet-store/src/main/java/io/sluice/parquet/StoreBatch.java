@@ -20,10 +20,19 @@ public interface StoreBatch {
     boolean inMemory();
 
     /**
-     * Bytes the batch holds in memory until its file is published; a file rolls once its batches
-     * hold {@code file_size}. Zero for a batch read from disk.
+     * Bytes of the batch's rows kept outside Parquet until its file is published: in memory, or
+     * in a write-ahead log that may be trimmed only behind published files. A file is published
+     * once its batches hold {@code file_size} of them, which bounds that memory or log whatever
+     * the rows compress to. Zero for a batch read back from disk.
      */
-    default long memoryBytes() {
+    default long heldBytes() {
         return 0;
+    }
+
+    /**
+     * The batch is now a row group of the open file: the store needs its rows in memory no more
+     * (should it have to write them again, it calls {@link #encode} again). Writer thread.
+     */
+    default void written() {
     }
 }

@@ -214,6 +214,7 @@ final class StoreWriter implements Runnable {
                 open = openFile(fileSchema(batches.subList(i, batches.size())));
             }
             open.write(batch.source, batch.columns);
+            batch.source.written();
             appended++;
             store.count(StoreCounter.RECORDS_APPENDED, batch.columns.rows());
             queue.release(batch.source);

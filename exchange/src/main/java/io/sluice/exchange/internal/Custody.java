@@ -126,7 +126,7 @@ public final class Custody implements BatchSink, StoreListener {
         if (!store.hasRoom()) {
             return false;
         }
-        accept(PendingBatch.inMemory(sealed, codec, this), next);
+        accept(PendingBatch.ofRing(sealed, codec, log, this), next);
         return true;
     }
 
@@ -144,7 +144,7 @@ public final class Custody implements BatchSink, StoreListener {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
-            accept(PendingBatch.inMemory(sealed, codec, this), next);
+            accept(PendingBatch.ofRing(sealed, codec, log, this), next);
         }
     }
 
@@ -191,8 +191,9 @@ public final class Custody implements BatchSink, StoreListener {
             gone = entries(retired);
             view = view.published(new FileEntry(file, this), batches, gone);
             for (StoreBatch batch : batches) {
-                if (((PendingBatch) batch).loggedRange() != null) {
-                    leavingLog.add((PendingBatch) batch);
+                PendingBatch pending = (PendingBatch) batch;
+                if (pending.loggedRange() != null && pending.isPinned()) {
+                    leavingLog.add(pending); // out of the view now, so no new pin; the trim below keeps its records
                 }
             }
         }
@@ -305,10 +306,13 @@ public final class Custody implements BatchSink, StoreListener {
 
     /** A logged batch out of the view is no longer read by any query: the log may let its records go. */
     void leftLog(PendingBatch batch) {
+        boolean leaving;
         synchronized (this) {
-            leavingLog.remove(batch);
+            leaving = leavingLog.remove(batch);
         }
-        trim();
+        if (leaving) {
+            trim(); // each trim persists the log's start offset: once per file published, not once per batch
+        }
     }
 
     // ---- queries ----

@@ -12,27 +12,39 @@ import java.io.UncheckedIOException;
 
 /**
  * A batch handed up by the ring and not yet in a published file, in one of three places: sealed
- * in memory; in a spill file; or in the exchange's write-ahead log (left there by fullOp FILE, or
- * found there at open). The writer encodes it with the exchange's plugin; queries read it as it is.
+ * in memory; in a spill file; or in the exchange's write-ahead log (a batch of the ring under
+ * {@code durability = wal}, one left there by fullOp FILE, or one found there at open). The
+ * writer encodes it with the exchange's plugin; queries read it as it is.
  *
- * <p>A batch left in the log keeps its rows in memory too until the log holds them durably (only
- * durable records can be read back), then lets them go ({@link #releaseMemory}).
+ * <p>A logged batch keeps its rows in memory too while they are of use there: a batch of the
+ * ring until the writer has put it in the open file (it encodes from memory, and the log holds
+ * the rows for queries until the file is published, so memory holds no second copy of a file's
+ * rows meanwhile), one left in the log by fullOp FILE until the log holds it durably. Either way
+ * only durable records can be read back from the log, so memory goes no earlier
+ * ({@link #releaseMemory}). Without a log, a batch of the ring stays in memory until its file is
+ * published. Either way its rows count towards {@code file_size} ({@link #heldBytes}).
  */
 public final class PendingBatch extends Pinned implements StoreBatch {
 
-    private final Batch batch;
+    private final boolean ofRing;
+    private final long heldBytes;
     private final SpilledBatch spilled;
     private final LoggedRange logged;
     private final StreamCodec codec;
     private final SpillDirectory spill;
     private final ExchangeLog log;
     private final Custody custody;
-    /** Rows of a logged batch still held in memory, until they are durable in the log; else null. */
+    /** The rows in memory, or null once only the log (or spill file) has them. */
     private volatile Batch held;
+    /** Whether the rows wait in memory for the writer: a batch of the ring not yet in the open file. */
+    private volatile boolean awaitingWriter;
 
-    private PendingBatch(Batch batch, SpilledBatch spilled, LoggedRange logged, StreamCodec codec, SpillDirectory spill,
-                         ExchangeLog log, Custody custody) {
-        this.batch = batch;
+    private PendingBatch(Batch held, boolean ofRing, SpilledBatch spilled, LoggedRange logged, StreamCodec codec,
+                         SpillDirectory spill, ExchangeLog log, Custody custody) {
+        this.held = held;
+        this.ofRing = ofRing;
+        this.heldBytes = ofRing ? held.bytes() : 0;
+        this.awaitingWriter = ofRing;
         this.spilled = spilled;
         this.logged = logged;
         this.codec = codec;
@@ -41,40 +53,50 @@ public final class PendingBatch extends Pinned implements StoreBatch {
         this.custody = custody;
     }
 
-    static PendingBatch inMemory(Batch sealed, StreamCodec codec, Custody custody) {
-        return new PendingBatch(sealed, null, null, codec, null, null, custody);
+    /**
+     * A batch the ring handed up to the writer.
+     *
+     * @param log the log that holds its rows (they were appended before the hand-up), or null
+     */
+    static PendingBatch ofRing(Batch sealed, StreamCodec codec, ExchangeLog log, Custody custody) {
+        LoggedRange range = log == null ? null : LoggedRange.of(sealed.contents());
+        return new PendingBatch(sealed, true, null, range, codec, null, log, custody);
     }
 
     static PendingBatch spilled(SpilledBatch spilled, StreamCodec codec, SpillDirectory spill, Custody custody) {
-        return new PendingBatch(null, spilled, null, codec, spill, null, custody);
+        return new PendingBatch(null, false, spilled, null, codec, spill, null, custody);
     }
 
     /**
-     * A batch whose rows are the log's {@code range}.
+     * A batch whose rows are the log's {@code range}, not handed to the writer from memory.
      *
-     * @param sealed the rows in memory until they are durable in the log, or null (found at open)
+     * @param sealed the rows in memory until they are durable in the log, or null (durable, or found at open)
      */
     static PendingBatch logged(Batch sealed, LoggedRange range, StreamCodec codec, ExchangeLog log, Custody custody) {
-        PendingBatch pending = new PendingBatch(null, null, range, codec, null, log, custody);
-        pending.held = sealed;
-        return pending;
+        return new PendingBatch(sealed, false, null, range, codec, null, log, custody);
     }
 
-    /** The captured rows, read from the spill file or the log if they are not in memory. */
+    /** The captured rows, from memory if it still holds them, else from the spill file or the log. */
     public Batch.Contents contents() throws IOException {
-        if (batch != null) {
-            return batch.contents();
-        }
-        if (spilled != null) {
-            return spill.read(spilled);
-        }
         Batch memory = held;
-        return memory != null ? memory.contents() : log.read(logged);
+        if (memory != null) {
+            return memory.contents();
+        }
+        return spilled != null ? spill.read(spilled) : log.read(logged);
     }
 
-    /** Lets a logged batch's rows go from memory once the log's high watermark passed them; any thread. */
+    /** The writer put the rows in the open file: a logged batch's rows may leave memory once durable in the log. */
+    @Override
+    public void written() {
+        awaitingWriter = false;
+        if (logged != null) {
+            releaseMemory(log.highWatermark());
+        }
+    }
+
+    /** Lets a logged batch's rows go from memory once the log's high watermark passed them and the writer is done with them; any thread. */
     void releaseMemory(long highWatermark) {
-        if (logged != null && logged.lastOffset() < highWatermark) {
+        if (logged != null && !awaitingWriter && logged.lastOffset() < highWatermark) {
             held = null;
         }
     }
@@ -94,16 +116,16 @@ public final class PendingBatch extends Pinned implements StoreBatch {
         return new CaptureBatch(c.ts(), c.offsets(), c.topics(), c.payloads(), from, to);
     }
 
-    /** Only batches of the ring held in memory count against the writer's queue; spilled and logged ones do not. */
+    /** Only batches of the ring count against the writer's queue; spilled and logged ones are read from disk. */
     @Override
     public boolean inMemory() {
-        return batch != null;
+        return ofRing;
     }
 
-    /** The bytes of a batch of the ring held in memory; a spilled or logged batch is read from disk. */
+    /** The bytes of a batch of the ring, which memory or the log keeps until its file is published. */
     @Override
-    public long memoryBytes() {
-        return batch != null ? batch.bytes() : 0;
+    public long heldBytes() {
+        return heldBytes;
     }
 
     /** The spill file, or null for a batch in memory or in the log. */
@@ -117,23 +139,23 @@ public final class PendingBatch extends Pinned implements StoreBatch {
     }
 
     public int rows() {
-        return batch != null ? batch.size() : spilled != null ? spilled.count() : logged.count();
+        return logged != null ? logged.count() : spilled != null ? spilled.count() : held.size();
     }
 
     public long minTs() {
-        return batch != null ? batch.contents().minTs() : spilled != null ? spilled.minTs() : logged.minTs();
+        return logged != null ? logged.minTs() : spilled != null ? spilled.minTs() : held.contents().minTs();
     }
 
     public long maxTs() {
-        return batch != null ? batch.contents().maxTs() : spilled != null ? spilled.maxTs() : logged.maxTs();
+        return logged != null ? logged.maxTs() : spilled != null ? spilled.maxTs() : held.contents().maxTs();
     }
 
     public long firstOffset() {
-        return batch != null ? batch.contents().firstOffset() : spilled != null ? spilled.firstOffset() : logged.firstOffset();
+        return logged != null ? logged.firstOffset() : spilled != null ? spilled.firstOffset() : held.contents().firstOffset();
     }
 
     public long lastOffset() {
-        return batch != null ? batch.contents().lastOffset() : spilled != null ? spilled.lastOffset() : logged.lastOffset();
+        return logged != null ? logged.lastOffset() : spilled != null ? spilled.lastOffset() : held.contents().lastOffset();
     }
 
     /** Whether the batch may hold keys in [start, end]. */
@@ -152,7 +174,7 @@ public final class PendingBatch extends Pinned implements StoreBatch {
 
     @Override
     public String toString() {
-        String where = batch != null ? "batch" : spilled != null ? "spilled batch " + spilled.path() : "logged batch";
+        String where = spilled != null ? "spilled batch " + spilled.path() : logged != null ? "logged batch" : "batch";
         return where + " of offsets " + firstOffset() + ".." + lastOffset();
     }
 }

@@ -21,6 +21,11 @@ public abstract class Pinned {
         pins.incrementAndGet();
     }
 
+    /** Whether a query reads this now; a pin comes only while this is in the view. */
+    boolean isPinned() {
+        return pins.get() > 0;
+    }
+
     /** A query is done with this; any thread. */
     public void unpin() {
         if (pins.decrementAndGet() == 0 && retired) {
