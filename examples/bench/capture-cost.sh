@@ -56,7 +56,7 @@ for round in $(seq "${ROUNDS:-1}"); do
       stop_broker
       echo "$line"
       echo "  kept $(( 100 * $(echo "$line" | rate) / off )) % of capture-off deliveries a second, $(( 100 * $(echo "$line" | per_cpu) / off_cpu )) % of its deliveries per broker CPU-second"
-      du -sh "$work/$durability/parquet" | sed 's/^/  parquet written: /'
+      du -sh --exclude=.wal "$work/$durability/parquet" | sed 's/^/  parquet written (without the write-ahead log): /'
     done
     rm -rf "$work/off" "$work/none" "$work/wal"
   done
