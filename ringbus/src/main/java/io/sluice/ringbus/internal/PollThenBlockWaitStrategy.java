@@ -26,6 +26,13 @@ import java.util.concurrent.locks.LockSupport;
  * read-modify-write of a flag shared by all producers and the consumer; on the broker's event
  * loops that cache line moved between cores on every captured message.
  *
+ * <p>An offer claims its slot before it fills and publishes it, so the cursor can pass a slot that
+ * is not yet readable; the Disruptor's barrier then returns short, and its processor asks again at
+ * once, for ever. On one core the offering thread was preempted inside that window, by this very
+ * thread, and cannot publish until this thread lets go of the core: so a repeated wait for the same
+ * sequence spins {@value #STALL_SPINS} times (another core publishes within that), then yields,
+ * then sleeps.
+ *
  * <p>No lost wake-up: the ring thread raises {@code signalNeeded} and then reads the cursor again
  * before it waits; a producer advances the cursor and then reads {@code signalNeeded}. Both are
  * volatile, so at least one of them sees the other's write. Even a missed signal would cost at
@@ -39,12 +46,17 @@ public final class PollThenBlockWaitStrategy implements WaitStrategy {
     static final long BUSY_SLEEP_NANOS = TimeUnit.MICROSECONDS.toNanos(BUSY_SLEEP_MICROS);
     static final long FIRST_SLEEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final int POLLS = 4;
+    static final int STALL_SPINS = 32;
+    static final int STALL_YIELDS = 4;
 
     private final Object mutex = new Object();
     private final long timeoutNanos;
     private volatile boolean signalNeeded;
     /** The sequence the previous wait was for: how many offers the last wake-up found. */
     private long lastWaitedFor = -1;
+    /** The sequence the previous wait returned for, and how many waits in a row asked for it again. */
+    private long lastReturnedFor = -1;
+    private int stalls;
 
     /** @param timeoutNanos how long the ring thread sleeps before its timeout tick */
     public PollThenBlockWaitStrategy(long timeoutNanos) {
@@ -54,6 +66,11 @@ public final class PollThenBlockWaitStrategy implements WaitStrategy {
     @Override
     public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier)
             throws AlertException, InterruptedException, TimeoutException {
+        if (sequence == lastReturnedFor) {
+            stall();
+        } else {
+            stalls = 0;
+        }
         if (cursor.get() < sequence && !poll(sequence, cursor, barrier, firstSleep(sequence))) {
             block(sequence, cursor, barrier);
         }
@@ -62,7 +79,23 @@ public final class PollThenBlockWaitStrategy implements WaitStrategy {
             barrier.checkAlert();
             Thread.onSpinWait();
         }
+        lastReturnedFor = sequence;
         return available;
+    }
+
+    /**
+     * The previous wait returned for this sequence and the barrier found its slot claimed but not
+     * published: spin a little, then give the core to whoever holds the claim.
+     */
+    private void stall() {
+        int n = ++stalls;
+        if (n <= STALL_SPINS) {
+            Thread.onSpinWait();
+        } else if (n <= STALL_SPINS + STALL_YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(FIRST_SLEEP_NANOS);
+        }
     }
 
     /** The first sleep of a wait for {@code sequence}: long when the last wake-up found many offers. */
